@@ -1,0 +1,430 @@
+//===- SOptOps.td - sopt graph operations --------------------*- tablegen -*-===//
+
+#ifndef SOPT_OPS_TD
+#define SOPT_OPS_TD
+
+include "SOpt/SOptDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/IR/OpBase.td"
+
+class SOpt_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SOpt_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+def SOpt_ConstantOp : SOpt_Op<"constant", [ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "tensor constant";
+  let description = [{
+    A compile-time tensor value; the result has the attribute's type.
+
+    ```mlir
+    %bias = sopt.constant dense<0.5> : tensor<1024xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise unary
+//===----------------------------------------------------------------------===//
+
+class SOpt_UnaryOp<string mnemonic, string math, list<Trait> traits = []>
+    : SOpt_Op<mnemonic, !listconcat(traits,
+          [Elementwise, SameOperandsAndResultType])> {
+  let summary = "elementwise " # math;
+  let description = "Computes `" # math # "` for every element.\n\n" #
+      "```mlir\n%y = sopt." # mnemonic # " %x : tensor<128x1024xf32>\n```";
+  let arguments = (ins SOpt_FloatTensor:$input);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
+}
+
+def SOpt_NegOp : SOpt_UnaryOp<"neg", "-x">;
+def SOpt_AbsOp : SOpt_UnaryOp<"abs", "|x|">;
+def SOpt_ExpOp : SOpt_UnaryOp<"exp", "e^x">;
+def SOpt_LogOp : SOpt_UnaryOp<"log", "ln(x)">;
+def SOpt_TanhOp : SOpt_UnaryOp<"tanh", "tanh(x)">;
+def SOpt_ErfOp : SOpt_UnaryOp<"erf", "erf(x)">;
+def SOpt_SigmoidOp : SOpt_UnaryOp<"sigmoid", "1 / (1 + e^-x)">;
+def SOpt_ReluOp : SOpt_UnaryOp<"relu", "max(x, 0)">;
+def SOpt_SqrtOp : SOpt_UnaryOp<"sqrt", "sqrt(x)">;
+def SOpt_RsqrtOp : SOpt_UnaryOp<"rsqrt", "1 / sqrt(x)">;
+def SOpt_ReciprocalOp : SOpt_UnaryOp<"reciprocal", "1 / x">;
+
+def SOpt_GeluOp : SOpt_Op<"gelu", [Elementwise, SameOperandsAndResultType]> {
+  let summary = "elementwise GELU";
+  let description = [{
+    `x * Φ(x)`, either exactly through erf (the default) or with the tanh
+    approximation `0.5 x (1 + tanh(√(2/π) (x + 0.044715 x³)))`.
+
+    ```mlir
+    %y = sopt.gelu %x : tensor<128x4096xf32>
+    %z = sopt.gelu %x approximation = tanh : tensor<128x4096xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$input,
+      DefaultValuedAttr<SOpt_GeluApproximation,
+                        "::mlir::sopt::GeluApproximation::Erf">:$approximation);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`approximation` `=` $approximation^)? attr-dict `:` type($result)
+  }];
+}
+
+def SOpt_CastOp : SOpt_Op<"cast", [Elementwise, SameOperandsAndResultShape]> {
+  let summary = "elementwise element-type conversion";
+  let description = [{
+    Converts every element to the result's element type (floats round to
+    nearest even; float to integer truncates toward zero).
+
+    ```mlir
+    %h = sopt.cast %x : tensor<64x64xf32> to tensor<64x64xbf16>
+    ```
+  }];
+  let arguments = (ins SOpt_CastableTensor:$input);
+  let results = (outs SOpt_CastableTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary and ternary
+//===----------------------------------------------------------------------===//
+
+class SOpt_BinaryOp<string mnemonic, string math, list<Trait> traits = []>
+    : SOpt_Op<mnemonic, !listconcat(traits,
+          [Elementwise, SameOperandsAndResultType])> {
+  let summary = "elementwise " # math;
+  let description = "Computes `" # math # "` for every element; both " #
+      "operands have the result's type (use `sopt.broadcast` first).\n\n" #
+      "```mlir\n%z = sopt." # mnemonic # " %x, %y : tensor<128x1024xf32>\n```";
+  let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+}
+
+def SOpt_AddOp : SOpt_BinaryOp<"add", "lhs + rhs", [Commutative]>;
+def SOpt_SubOp : SOpt_BinaryOp<"sub", "lhs - rhs">;
+def SOpt_MulOp : SOpt_BinaryOp<"mul", "lhs * rhs", [Commutative]>;
+def SOpt_DivOp : SOpt_BinaryOp<"div", "lhs / rhs">;
+def SOpt_MaxOp : SOpt_BinaryOp<"max", "max(lhs, rhs)", [Commutative]>;
+def SOpt_MinOp : SOpt_BinaryOp<"min", "min(lhs, rhs)", [Commutative]>;
+def SOpt_PowOp : SOpt_BinaryOp<"pow", "lhs ^ rhs">;
+
+def SOpt_CompareOp : SOpt_Op<"compare", [Elementwise, SameTypeOperands,
+    TypesMatchWith<"result is a boolean tensor of the operand shape",
+                   "lhs", "result", "::mlir::sopt::getBoolTensorLike($_self)">]> {
+  let summary = "elementwise comparison";
+  let description = [{
+    ```mlir
+    %keep = sopt.compare gt, %x, %threshold : tensor<128x128xf32>
+    // %keep : tensor<128x128xi1>
+    ```
+  }];
+  let arguments = (ins SOpt_CompareDirection:$direction,
+                       SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs);
+  let results = (outs SOpt_BoolTensor:$result);
+  let assemblyFormat = [{
+    $direction `,` $lhs `,` $rhs attr-dict `:` type($lhs)
+  }];
+}
+
+def SOpt_SelectOp : SOpt_Op<"select", [Elementwise,
+    AllTypesMatch<["on_true", "on_false", "result"]>,
+    TypesMatchWith<"condition is a boolean tensor of the result shape",
+                   "result", "condition",
+                   "::mlir::sopt::getBoolTensorLike($_self)">]> {
+  let summary = "elementwise choice";
+  let description = [{
+    `condition ? on_true : on_false`, element by element.
+
+    ```mlir
+    %y = sopt.select %keep, %x, %neg_inf : tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_BoolTensor:$condition,
+                       SOpt_FloatTensor:$on_true, SOpt_FloatTensor:$on_false);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $on_true `,` $on_false attr-dict `:` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Broadcast, reduce, layout
+//===----------------------------------------------------------------------===//
+
+def SOpt_BroadcastOp : SOpt_Op<"broadcast", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "explicit broadcast to a larger shape";
+  let description = [{
+    `dims` maps each operand dimension, in order, to a result dimension; an
+    operand dimension has either the size of its result dimension or size 1.
+    Result dimensions not named in `dims` are new.
+
+    ```mlir
+    // Row vector to matrix: operand dim 0 becomes result dim 1.
+    %b = sopt.broadcast %bias dims = [1] : tensor<1024xf32> -> tensor<128x1024xf32>
+    // Keep-dims reduction result back to full width.
+    %m = sopt.broadcast %max dims = [0, 1] : tensor<128x1xf32> -> tensor<128x1024xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_CastableTensor:$input, DenseI64ArrayAttr:$dims);
+  let results = (outs SOpt_CastableTensor:$result);
+  let assemblyFormat = [{
+    $input `dims` `=` $dims attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def SOpt_ReduceOp : SOpt_Op<"reduce", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "reduction over a list of dimensions";
+  let description = [{
+    Reduces `input` over `dims` (strictly increasing) with `sum`, `max`,
+    `min` or `mean`. With `keep_dims` the reduced dimensions stay with size 1;
+    otherwise they are dropped. Accumulation is in f32 at least.
+
+    ```mlir
+    %s = sopt.reduce sum %x dims = [1] : tensor<128x1024xf32> -> tensor<128xf32>
+    %m = sopt.reduce max %x dims = [1] keep_dims : tensor<128x1024xf32> -> tensor<128x1xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_ReduceKind:$kind, SOpt_FloatTensor:$input,
+                       DenseI64ArrayAttr:$dims, UnitAttr:$keep_dims);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $kind $input `dims` `=` $dims (`keep_dims` $keep_dims^)? attr-dict
+    `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_ReshapeOp : SOpt_Op<"reshape", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "row-major reshape";
+  let description = [{
+    Reinterprets the elements in row-major order under a new shape with the
+    same number of elements.
+
+    ```mlir
+    %r = sopt.reshape %x : tensor<8x128x64xf32> -> tensor<1024x64xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_CastableTensor:$input);
+  let results = (outs SOpt_CastableTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def SOpt_TransposeOp : SOpt_Op<"transpose", [AllElementTypesMatch<["input", "result"]>]> {
+  let summary = "dimension permutation";
+  let description = [{
+    Result dimension `i` is operand dimension `permutation[i]`.
+
+    ```mlir
+    %t = sopt.transpose %x permutation = [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_CastableTensor:$input,
+                       DenseI64ArrayAttr:$permutation);
+  let results = (outs SOpt_CastableTensor:$result);
+  let assemblyFormat = [{
+    $input `permutation` `=` $permutation attr-dict
+    `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute-intensive: dense and sparse matrix products
+//===----------------------------------------------------------------------===//
+
+def SOpt_MatmulOp : SOpt_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "batched dense matrix product";
+  let description = [{
+    `result[b…, m, n] = Σ_k lhs[b…, m, k] · rhs[b…, k, n]`, with equal leading
+    (batch) dimensions. `transpose_rhs` reads `rhs` as `[b…, n, k]`, and
+    `transpose_lhs` reads `lhs` as `[b…, k, m]`. Accumulation is in f32.
+
+    ```mlir
+    %y = sopt.matmul %x, %w : tensor<128x768xf32>, tensor<768x3072xf32> -> tensor<128x3072xf32>
+    %s = sopt.matmul %q, %k transpose_rhs
+        : tensor<8x128x64xf32>, tensor<8x128x64xf32> -> tensor<8x128x128xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs,
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
+    attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_SpmmOp : SOpt_Op<"spmm", [AllElementTypesMatch<["lhs", "rhs", "result"]>]> {
+  let summary = "sparse × dense or dense × sparse matrix product";
+  let description = [{
+    Exactly one operand is sparse (CSR, CSC or BSR); the result is dense.
+    `sparse[m, k] · dense[k, n]` is the forward pass of a pruned layer;
+    `dense[m, k] · sparse[k, n]` is handled through the transposed product.
+
+    ```mlir
+    #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+    %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_SddmmOp : SOpt_Op<"sddmm", [
+    AllElementTypesMatch<["lhs", "rhs", "pattern"]>,
+    AllTypesMatch<["pattern", "result"]>]> {
+  let summary = "sampled dense-dense matrix product";
+  let description = [{
+    `result = (lhs · rhs) ⊙ pattern`, computed only at the nonzeros of the
+    sparse `pattern` (CSR); with `transpose_rhs`, `rhs` is `[n, k]` and the
+    product is `lhs · rhsᵀ` (both operands row-major, the common case in
+    attention and in weight gradients `dW = (dY · Xᵀ) ⊙ 𝕀(W)`). The result
+    has the pattern's sparsity and type.
+
+    ```mlir
+    %d = sopt.sddmm %a, %b, %s transpose_rhs
+        : tensor<512x64xf32>, tensor<512x64xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs,
+                       SOpt_SparseFloatTensor:$pattern, UnitAttr:$transpose_rhs);
+  let results = (outs SOpt_SparseFloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs `,` $pattern (`transpose_rhs` $transpose_rhs^)? attr-dict
+    `:` type($lhs) `,` type($rhs) `,` type($pattern) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_SpmvOp : SOpt_Op<"spmv", [AllElementTypesMatch<["matrix", "vector", "result"]>]> {
+  let summary = "sparse matrix × dense vector";
+  let description = [{
+    `result[m] = Σ_n matrix[m, n] · vector[n]`, `matrix` in CSR or BSR.
+
+    ```mlir
+    %y = sopt.spmv %a, %x : tensor<4096x4096xf32, #CSR>, tensor<4096xf32> -> tensor<4096xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_SparseFloatTensor:$matrix, SOpt_FloatTensor:$vector);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $matrix `,` $vector attr-dict `:` type($matrix) `,` type($vector) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Composites: decomposed into primitives, or given a schedule of their own
+//===----------------------------------------------------------------------===//
+
+def SOpt_SoftmaxOp : SOpt_Op<"softmax", [SameOperandsAndResultType]> {
+  let summary = "softmax along one dimension";
+  let description = [{
+    `exp(x - max(x)) / Σ exp(x - max(x))` along `dim`.
+
+    ```mlir
+    %p = sopt.softmax %scores dim = 1 : tensor<128x128xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$input, I64Attr:$dim);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = "$input `dim` `=` $dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def SOpt_LayerNormOp : SOpt_Op<"layer_norm", [AttrSizedOperandSegments,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "layer normalisation over the last dimension";
+  let description = [{
+    `(x - mean) / sqrt(var + epsilon) * scale + bias` over the last dimension,
+    with biased variance. `scale` and `bias` are optional vectors of the last
+    dimension's size.
+
+    ```mlir
+    %y = sopt.layer_norm %x scale(%g : tensor<1024xf32>) bias(%b : tensor<1024xf32>)
+        epsilon = 1.0e-05 : tensor<128x1024xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$input,
+                       Optional<SOpt_FloatTensor>:$scale,
+                       Optional<SOpt_FloatTensor>:$bias,
+                       DefaultValuedAttr<F64Attr, "1.0e-5">:$epsilon);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`scale` `(` $scale^ `:` type($scale) `)`)?
+    (`bias` `(` $bias^ `:` type($bias) `)`)?
+    (`epsilon` `=` $epsilon^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_RmsNormOp : SOpt_Op<"rms_norm", [AllTypesMatch<["input", "result"]>]> {
+  let summary = "root-mean-square normalisation over the last dimension";
+  let description = [{
+    `x / sqrt(mean(x²) + epsilon) * scale` over the last dimension; `scale` is
+    optional.
+
+    ```mlir
+    %y = sopt.rms_norm %x scale(%g : tensor<4096xf32>) : tensor<64x4096xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$input,
+                       Optional<SOpt_FloatTensor>:$scale,
+                       DefaultValuedAttr<F64Attr, "1.0e-6">:$epsilon);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input (`scale` `(` $scale^ `:` type($scale) `)`)?
+    (`epsilon` `=` $epsilon^)? attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_AttentionOp : SOpt_Op<"attention", [
+    AllElementTypesMatch<["query", "key", "value", "result"]>]> {
+  let summary = "scaled dot-product attention";
+  let description = [{
+    `softmax(scale · Q·Kᵀ + mask) · V` over the last two dimensions, with equal
+    leading (batch, head) dimensions. `query` is `[b…, sq, d]`, `key`
+    `[b…, sk, d]`, `value` `[b…, sk, dv]`, the result `[b…, sq, dv]`. `scale`
+    defaults to `1/√d`. `causal` hides key positions after the query position
+    (aligned at the top left). The optional `mask` is `[b…, sq, sk]`: boolean
+    (true keeps a score) or additive.
+
+    ```mlir
+    %o = sopt.attention %q, %k, %v causal
+        : tensor<8x512x64xbf16>, tensor<8x512x64xbf16>, tensor<8x512x64xbf16> -> tensor<8x512x64xbf16>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$query, SOpt_FloatTensor:$key,
+                       SOpt_FloatTensor:$value, Optional<SOpt_MaskTensor>:$mask,
+                       UnitAttr:$causal, OptionalAttr<F64Attr>:$scale);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
+    (`causal` $causal^)? (`scale` `=` $scale^)? attr-dict
+    `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // SOPT_OPS_TD

@@ -1,0 +1,27 @@
+//===- SOptDialect.cpp - sopt dialect registration ------------------------===//
+
+#include "sparse-opt/Dialect/SOpt/SOptDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+#include "sparse-opt/Dialect/SOpt/SOptDialect.cpp.inc"
+#include "sparse-opt/Dialect/SOpt/SOptEnums.cpp.inc"
+
+void SOptDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "sparse-opt/Dialect/SOpt/SOptOps.cpp.inc"
+      >();
+}
+
+Operation *SOptDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}

@@ -1,0 +1,371 @@
+//===- SOptOps.cpp - sopt verifiers and folders ---------------------------===//
+
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+Type sopt::getBoolTensorLike(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  return shaped.clone(IntegerType::get(type.getContext(), 1));
+}
+
+namespace {
+
+/// "128x1024", the way shapes appear in tensor types.
+std::string formatShape(ArrayRef<int64_t> shape) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(shape, os, "x");
+  return text;
+}
+
+/// Checks that `dims` are valid dimensions of a rank-`rank` value, in
+/// strictly increasing order (no duplicates, no hidden permutation).
+LogicalResult verifyIncreasingDims(Operation *op, StringRef name,
+                                   ArrayRef<int64_t> dims, int64_t rank) {
+  for (auto [i, d] : llvm::enumerate(dims)) {
+    if (d < 0 || d >= rank)
+      return op->emitOpError() << name << "[" << i << "] = " << d
+                               << " is out of range for rank " << rank;
+    if (i > 0 && d <= dims[i - 1])
+      return op->emitOpError() << name << " must be strictly increasing";
+  }
+  return success();
+}
+
+LogicalResult verifyShapeEquals(Operation *op, StringRef what,
+                                ArrayRef<int64_t> actual,
+                                ArrayRef<int64_t> expected) {
+  if (actual == expected)
+    return success();
+  return op->emitOpError() << what << " has shape " << formatShape(actual)
+                           << " but " << formatShape(expected)
+                           << " was expected";
+}
+
+/// Sparse operands must be in a format our kernels and runtime serve.
+LogicalResult verifySparseOperand(Operation *op, StringRef what,
+                                  RankedTensorType type,
+                                  ArrayRef<SparseFormat> allowed) {
+  std::optional<SparseFormat> format = getSparseFormat(type);
+  if (!format || !llvm::is_contained(allowed, *format)) {
+    auto diag = op->emitOpError() << what << " has an unsupported sparse "
+                                  << "encoding " << type.getEncoding()
+                                  << "; expected ";
+    llvm::interleave(
+        allowed, diag,
+        [&](SparseFormat f) { diag << stringifySparseFormat(f); }, " or ");
+    return diag;
+  }
+  if (!hasSupportedIndexWidths(type))
+    return op->emitOpError() << what << " must use 32- or 64-bit positions "
+                             << "and coordinates (posWidth/crdWidth 0, 32 "
+                             << "or 64)";
+  return success();
+}
+
+/// Shared checks of the normalisation layers: a scale or bias operand is a
+/// vector as long as the normalised (last) dimension.
+LogicalResult verifyNormParam(Operation *op, StringRef what, Value param,
+                              RankedTensorType input) {
+  if (!param)
+    return success();
+  auto type = cast<RankedTensorType>(param.getType());
+  if (type.getElementType() != input.getElementType())
+    return op->emitOpError() << what << " element type " << type.getElementType()
+                             << " differs from the input's "
+                             << input.getElementType();
+  return verifyShapeEquals(op, what, type.getShape(),
+                           {input.getShape().back()});
+}
+
+LogicalResult verifyNormInput(Operation *op, RankedTensorType input) {
+  if (input.getRank() == 0)
+    return op->emitOpError("expects an input of rank >= 1");
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ConstantOp
+//===----------------------------------------------------------------------===//
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+//===----------------------------------------------------------------------===//
+// Elementwise and layout folders
+//===----------------------------------------------------------------------===//
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto input = getInput().getType();
+  auto result = getType();
+  ArrayRef<int64_t> dims = getDims();
+  if (static_cast<int64_t>(dims.size()) != input.getRank())
+    return emitOpError() << "dims has " << dims.size()
+                         << " entries but the operand has rank "
+                         << input.getRank();
+  if (failed(verifyIncreasingDims(*this, "dims", dims, result.getRank())))
+    return failure();
+  for (auto [operandDim, resultDim] : llvm::enumerate(dims)) {
+    int64_t from = input.getDimSize(operandDim);
+    int64_t to = result.getDimSize(resultDim);
+    if (from != 1 && from != to)
+      return emitOpError() << "operand dimension " << operandDim << " has size "
+                           << from << ", which is neither 1 nor the size " << to
+                           << " of result dimension " << resultDim;
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto input = getInput().getType();
+  auto result = getType();
+  if (input.getNumElements() != result.getNumElements())
+    return emitOpError() << "cannot reshape " << input.getNumElements()
+                         << " elements (" << formatShape(input.getShape())
+                         << ") into " << result.getNumElements() << " ("
+                         << formatShape(result.getShape()) << ")";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  // reshape(reshape(x)) == reshape(x): read straight from the first input.
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult TransposeOp::verify() {
+  auto input = getInput().getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  if (static_cast<int64_t>(perm.size()) != input.getRank())
+    return emitOpError() << "permutation has " << perm.size()
+                         << " entries but the operand has rank "
+                         << input.getRank();
+  llvm::SmallBitVector seen(perm.size());
+  SmallVector<int64_t> expected;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= input.getRank() || seen.test(p))
+      return emitOpError() << "permutation is not a permutation of [0, "
+                           << input.getRank() << ")";
+    seen.set(p);
+    expected.push_back(input.getDimSize(p));
+  }
+  return verifyShapeEquals(*this, "result", getType().getShape(), expected);
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor) {
+  if (llvm::equal(getPermutation(), llvm::seq<int64_t>(0, getType().getRank())))
+    return getInput();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto input = getInput().getType();
+  ArrayRef<int64_t> dims = getDims();
+  if (dims.empty())
+    return emitOpError("expects at least one reduction dimension");
+  if (failed(verifyIncreasingDims(*this, "dims", dims, input.getRank())))
+    return failure();
+  SmallVector<int64_t> expected;
+  for (auto [d, size] : llvm::enumerate(input.getShape())) {
+    if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
+      expected.push_back(size);
+    else if (getKeepDims())
+      expected.push_back(1);
+  }
+  return verifyShapeEquals(*this, "result", getType().getShape(), expected);
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+LogicalResult MatmulOp::verify() {
+  auto lhs = getLhs().getType();
+  auto rhs = getRhs().getType();
+  auto result = getType();
+  int64_t rank = lhs.getRank();
+  if (rank < 2 || rhs.getRank() != rank || result.getRank() != rank)
+    return emitOpError() << "expects lhs, rhs and result of one rank >= 2, got "
+                         << lhs.getRank() << ", " << rhs.getRank() << " and "
+                         << result.getRank();
+  ArrayRef<int64_t> batch = lhs.getShape().drop_back(2);
+  if (rhs.getShape().drop_back(2) != batch)
+    return emitOpError() << "batch dimensions differ: lhs "
+                         << formatShape(batch) << ", rhs "
+                         << formatShape(rhs.getShape().drop_back(2));
+  int64_t m = lhs.getDimSize(rank - (getTransposeLhs() ? 1 : 2));
+  int64_t lhsK = lhs.getDimSize(rank - (getTransposeLhs() ? 2 : 1));
+  int64_t rhsK = rhs.getDimSize(rank - (getTransposeRhs() ? 1 : 2));
+  int64_t n = rhs.getDimSize(rank - (getTransposeRhs() ? 2 : 1));
+  if (lhsK != rhsK)
+    return emitOpError() << "contracting dimensions differ: lhs has " << lhsK
+                         << ", rhs has " << rhsK;
+  SmallVector<int64_t> expected(batch);
+  expected.append({m, n});
+  return verifyShapeEquals(*this, "result", result.getShape(), expected);
+}
+
+LogicalResult SpmmOp::verify() {
+  auto lhs = getLhs().getType();
+  auto rhs = getRhs().getType();
+  bool lhsSparse = sparse_tensor::getSparseTensorEncoding(lhs) != nullptr;
+  bool rhsSparse = sparse_tensor::getSparseTensorEncoding(rhs) != nullptr;
+  if (lhsSparse == rhsSparse)
+    return emitOpError() << "expects exactly one sparse operand, got "
+                         << (lhsSparse ? "two" : "none");
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || getType().getRank() != 2)
+    return emitOpError("expects rank-2 operands and result");
+  const SparseFormat formats[] = {SparseFormat::CSR, SparseFormat::CSC,
+                                  SparseFormat::BSR};
+  if (failed(verifySparseOperand(*this, lhsSparse ? "lhs" : "rhs",
+                                 lhsSparse ? lhs : rhs, formats)))
+    return failure();
+  if (lhs.getDimSize(1) != rhs.getDimSize(0))
+    return emitOpError() << "contracting dimensions differ: lhs has "
+                         << lhs.getDimSize(1) << ", rhs has "
+                         << rhs.getDimSize(0);
+  return verifyShapeEquals(*this, "result", getType().getShape(),
+                           {lhs.getDimSize(0), rhs.getDimSize(1)});
+}
+
+LogicalResult SddmmOp::verify() {
+  auto lhs = getLhs().getType();
+  auto rhs = getRhs().getType();
+  auto pattern = getPattern().getType();
+  if (lhs.getRank() != 2 || rhs.getRank() != 2 || pattern.getRank() != 2)
+    return emitOpError("expects rank-2 operands");
+  if (failed(verifySparseOperand(*this, "pattern", pattern,
+                                 {SparseFormat::CSR})))
+    return failure();
+  int64_t rhsK = rhs.getDimSize(getTransposeRhs() ? 1 : 0);
+  int64_t n = rhs.getDimSize(getTransposeRhs() ? 0 : 1);
+  if (lhs.getDimSize(1) != rhsK)
+    return emitOpError() << "contracting dimensions differ: lhs has "
+                         << lhs.getDimSize(1) << ", rhs has " << rhsK;
+  return verifyShapeEquals(*this, "pattern", pattern.getShape(),
+                           {lhs.getDimSize(0), n});
+}
+
+LogicalResult SpmvOp::verify() {
+  auto matrix = getMatrix().getType();
+  auto vector = getVector().getType();
+  if (matrix.getRank() != 2 || vector.getRank() != 1 ||
+      getType().getRank() != 1)
+    return emitOpError("expects a rank-2 matrix, a rank-1 vector and a rank-1 "
+                       "result");
+  if (failed(verifySparseOperand(*this, "matrix", matrix,
+                                 {SparseFormat::CSR, SparseFormat::BSR})))
+    return failure();
+  if (vector.getDimSize(0) != matrix.getDimSize(1))
+    return emitOpError() << "vector has " << vector.getDimSize(0)
+                         << " elements but the matrix has "
+                         << matrix.getDimSize(1) << " columns";
+  return verifyShapeEquals(*this, "result", getType().getShape(),
+                           {matrix.getDimSize(0)});
+}
+
+//===----------------------------------------------------------------------===//
+// Composites
+//===----------------------------------------------------------------------===//
+
+LogicalResult SoftmaxOp::verify() {
+  int64_t rank = getType().getRank();
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= rank)
+    return emitOpError() << "dim " << dim << " is out of range for rank "
+                         << rank;
+  return success();
+}
+
+LogicalResult LayerNormOp::verify() {
+  auto input = getInput().getType();
+  if (failed(verifyNormInput(*this, input)) ||
+      failed(verifyNormParam(*this, "scale", getScale(), input)) ||
+      failed(verifyNormParam(*this, "bias", getBias(), input)))
+    return failure();
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("expects a non-negative epsilon");
+  return success();
+}
+
+LogicalResult RmsNormOp::verify() {
+  auto input = getInput().getType();
+  if (failed(verifyNormInput(*this, input)) ||
+      failed(verifyNormParam(*this, "scale", getScale(), input)))
+    return failure();
+  if (getEpsilon().convertToDouble() < 0)
+    return emitOpError("expects a non-negative epsilon");
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  auto q = getQuery().getType();
+  auto k = getKey().getType();
+  auto v = getValue().getType();
+  int64_t rank = q.getRank();
+  if (rank < 2 || k.getRank() != rank || v.getRank() != rank ||
+      getType().getRank() != rank)
+    return emitOpError("expects query, key, value and result of one rank >= 2");
+  ArrayRef<int64_t> batch = q.getShape().drop_back(2);
+  if (k.getShape().drop_back(2) != batch || v.getShape().drop_back(2) != batch)
+    return emitOpError("expects query, key and value with equal leading "
+                       "(batch) dimensions");
+  int64_t sq = q.getDimSize(rank - 2), d = q.getDimSize(rank - 1);
+  int64_t sk = k.getDimSize(rank - 2);
+  if (k.getDimSize(rank - 1) != d)
+    return emitOpError() << "key head dimension " << k.getDimSize(rank - 1)
+                         << " differs from the query's " << d;
+  if (v.getDimSize(rank - 2) != sk)
+    return emitOpError() << "value has " << v.getDimSize(rank - 2)
+                         << " positions but key has " << sk;
+  if (Value mask = getMask()) {
+    SmallVector<int64_t> expected(batch);
+    expected.append({sq, sk});
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (!maskType.getElementType().isInteger(1) &&
+        maskType.getElementType() != q.getElementType())
+      return emitOpError() << "mask must be i1 or " << q.getElementType()
+                           << ", got " << maskType.getElementType();
+    if (failed(verifyShapeEquals(*this, "mask", maskType.getShape(), expected)))
+      return failure();
+  }
+  if (FloatAttr scale = getScaleAttr(); scale && !(scale.getValueAsDouble() > 0))
+    return emitOpError("expects a positive scale");
+  SmallVector<int64_t> expected(batch);
+  expected.append({sq, v.getDimSize(rank - 1)});
+  return verifyShapeEquals(*this, "result", getType().getShape(), expected);
+}
+
+#define GET_OP_CLASSES
+#include "sparse-opt/Dialect/SOpt/SOptOps.cpp.inc"

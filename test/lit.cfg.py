@@ -1,0 +1,68 @@
+# -*- Python -*-
+# lit configuration of the sparse-opt test suite.
+#
+# Features:
+#   nvcc      nvcc was found; tests compile CUDA (generated or hand-written).
+#   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
+# GPU tests say `REQUIRES: cuda-gpu` and report UNSUPPORTED elsewhere.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "SPARSE_OPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".cu"]
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py", "outside-project"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sopt_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%sopt_src_root", config.sopt_src_root))
+config.substitutions.append(("%sopt_obj_root", config.sopt_obj_root))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cmake", config.cmake_executable))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
+                                     "CUDA_HOME", "CUDA_VISIBLE_DEVICES"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.sopt_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["sparse-opt"], tool_dirs)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.sopt_tools_dir, append_path=True)
+
+# --- CUDA ---------------------------------------------------------------
+nvcc = config.nvcc_executable
+if not nvcc or not os.path.exists(nvcc):
+    nvcc = shutil.which("nvcc")
+if nvcc:
+    config.available_features.add("nvcc")
+    # sm_90a by default (the H100 we measure on); override with
+    # SPARSE_OPT_CUDA_ARCH for another GPU.
+    arch = os.environ.get("SPARSE_OPT_CUDA_ARCH", "sm_90a")
+    config.substitutions.append(
+        ("%nvcc", f"{nvcc} -std=c++17 -O2 -arch={arch}"))
+
+
+def cuda_gpu_visible():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        out = subprocess.run([smi, "-L"], capture_output=True, text=True,
+                             timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0 and "GPU" in out.stdout
+
+
+if nvcc and cuda_gpu_visible():
+    config.available_features.add("cuda-gpu")
