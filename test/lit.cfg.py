@@ -11,16 +11,33 @@ import shutil
 import subprocess
 
 import lit.formats
+
+# Without a build tree's lit.site.cfg.py (the GPU machine has no LLVM/MLIR:
+# utils/gpu/run-tests.sh points lit at the source tree), take the settings
+# from --param and PATH instead.
+if not hasattr(config, "sopt_src_root"):
+    import lit.llvm
+
+    lit.llvm.initialize(lit_config, config)
+    config.sopt_src_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    config.sopt_obj_root = lit_config.params.get(
+        "sopt_obj_root", os.path.join(config.sopt_src_root, "build"))
+    config.sopt_tools_dir = os.path.join(config.sopt_obj_root, "bin")
+    config.llvm_tools_dir = lit_config.params.get("llvm_tools_dir", "")
+    config.mlir_dir = config.cmake_executable = config.cmake_generator = ""
+    config.cxx_compiler = ""
+    config.nvcc_executable = shutil.which("nvcc") or ""
+
 from lit.llvm import llvm_config
-from lit.llvm.subst import ToolSubst
 
 config.name = "SPARSE_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test", ".cu"]
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
-                   "lit.site.cfg.py", "outside-project"]
+                   "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
-config.test_exec_root = os.path.join(config.sopt_obj_root, "test")
+config.test_exec_root = lit_config.params.get(
+    "exec_root", os.path.join(config.sopt_obj_root, "test"))
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%sopt_src_root", config.sopt_src_root))

@@ -1,0 +1,505 @@
+// RUN: sparse-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// ODS-generated constraints
+//===----------------------------------------------------------------------===//
+
+func.func @dynamic_shape(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  // expected-error @+1 {{'sopt.exp' op operand #0 must be statically shaped dense tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?x8xf32>'}}
+  %0 = sopt.exp %x : tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sparse_elementwise(%x: tensor<8x8xf32, #CSR>) -> tensor<8x8xf32, #CSR> {
+  // expected-error @+1 {{'sopt.relu' op operand #0 must be statically shaped dense tensor}}
+  %0 = sopt.relu %x : tensor<8x8xf32, #CSR>
+  return %0 : tensor<8x8xf32, #CSR>
+}
+
+// -----
+
+func.func @integer_add(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'sopt.add' op operand #0 must be statically shaped dense tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
+  %0 = sopt.add %x, %x : tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @add_mismatched_types(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
+  // expected-error @+1 {{'sopt.add' op requires the same type for all operands and results}}
+  %0 = "sopt.add"(%a, %b) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @compare_result_shape(%a: tensor<4xf32>) -> tensor<8xi1> {
+  // expected-error @+1 {{'sopt.compare' op failed to verify that result is a boolean tensor of the operand shape}}
+  %0 = "sopt.compare"(%a, %a) <{direction = 0 : i32}> : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xi1>
+  return %0 : tensor<8xi1>
+}
+
+// -----
+
+func.func @select_condition_shape(%c: tensor<4xi1>, %a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.select' op failed to verify that condition is a boolean tensor of the result shape}}
+  %0 = "sopt.select"(%c, %a, %a) : (tensor<4xi1>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @matmul_element_types(%a: tensor<4x8xf32>, %b: tensor<8x4xf16>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'sopt.matmul' op failed to verify that all of {lhs, rhs, result} have same element type}}
+  %0 = sopt.matmul %a, %b : tensor<4x8xf32>, tensor<8x4xf16> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @constant_type() -> tensor<4xf16> {
+  // expected-error @+1 {{'sopt.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "sopt.constant"() <{value = dense<1.0> : tensor<4xf32>}> : () -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// broadcast
+//===----------------------------------------------------------------------===//
+
+func.func @broadcast_dims_count(%x: tensor<4x1xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.broadcast' op dims has 1 entries but the operand has rank 2}}
+  %0 = sopt.broadcast %x dims = [0] : tensor<4x1xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @broadcast_dims_range(%x: tensor<8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.broadcast' op dims[0] = 2 is out of range for rank 2}}
+  %0 = sopt.broadcast %x dims = [2] : tensor<8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @broadcast_dims_order(%x: tensor<8x8xf32>) -> tensor<8x8x2xf32> {
+  // expected-error @+1 {{'sopt.broadcast' op dims must be strictly increasing}}
+  %0 = sopt.broadcast %x dims = [1, 0] : tensor<8x8xf32> -> tensor<8x8x2xf32>
+  return %0 : tensor<8x8x2xf32>
+}
+
+// -----
+
+func.func @broadcast_size(%x: tensor<3x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.broadcast' op operand dimension 0 has size 3, which is neither 1 nor the size 4 of result dimension 0}}
+  %0 = sopt.broadcast %x dims = [0, 1] : tensor<3x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// reduce
+//===----------------------------------------------------------------------===//
+
+func.func @reduce_no_dims(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.reduce' op expects at least one reduction dimension}}
+  %0 = sopt.reduce sum %x dims = [] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @reduce_dims_range(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'sopt.reduce' op dims[0] = -1 is out of range for rank 2}}
+  %0 = sopt.reduce max %x dims = [-1] : tensor<4x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// keep_dims keeps the reduced dimension with size 1.
+func.func @reduce_result_shape(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'sopt.reduce' op result has shape 4 but 4x1 was expected}}
+  %0 = sopt.reduce sum %x dims = [1] keep_dims : tensor<4x8xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// reshape, transpose
+//===----------------------------------------------------------------------===//
+
+func.func @reshape_count(%x: tensor<4x8xf32>) -> tensor<5x6xf32> {
+  // expected-error @+1 {{'sopt.reshape' op cannot reshape 32 elements (4x8) into 30 (5x6)}}
+  %0 = sopt.reshape %x : tensor<4x8xf32> -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}
+
+// -----
+
+func.func @transpose_count(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.transpose' op permutation has 3 entries but the operand has rank 2}}
+  %0 = sopt.transpose %x permutation = [1, 0, 2] : tensor<4x8xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+func.func @transpose_not_permutation(%x: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sopt.transpose' op permutation is not a permutation of [0, 2)}}
+  %0 = sopt.transpose %x permutation = [1, 1] : tensor<4x8xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @transpose_result_shape(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.transpose' op result has shape 4x8 but 8x4 was expected}}
+  %0 = sopt.transpose %x permutation = [1, 0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+func.func @matmul_rank(%a: tensor<8xf32>, %b: tensor<8x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{'sopt.matmul' op expects lhs, rhs and result of one rank >= 2, got 1, 2 and 2}}
+  %0 = sopt.matmul %a, %b : tensor<8xf32>, tensor<8x4xf32> -> tensor<4x4xf32>
+  return %0 : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x4xf32>) -> tensor<2x4x4xf32> {
+  // expected-error @+1 {{'sopt.matmul' op batch dimensions differ: lhs 2, rhs 3}}
+  %0 = sopt.matmul %a, %b : tensor<2x4x8xf32>, tensor<3x8x4xf32> -> tensor<2x4x4xf32>
+  return %0 : tensor<2x4x4xf32>
+}
+
+// -----
+
+// With transpose_rhs the rhs is [n, k], so k = 4 here, not 8.
+func.func @matmul_contracting(%a: tensor<4x8xf32>, %b: tensor<8x4xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.matmul' op contracting dimensions differ: lhs has 8, rhs has 4}}
+  %0 = sopt.matmul %a, %b transpose_rhs : tensor<4x8xf32>, tensor<8x4xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @matmul_result(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.matmul' op result has shape 8x16 but 4x16 was expected}}
+  %0 = sopt.matmul %a, %b transpose_lhs : tensor<8x4xf32>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spmm
+//===----------------------------------------------------------------------===//
+
+func.func @spmm_no_sparse(%a: tensor<8x8xf32>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op expects exactly one sparse operand, got none}}
+  %0 = sopt.spmm %a, %b : tensor<8x8xf32>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_two_sparse(%a: tensor<8x8xf32, #CSR>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op expects exactly one sparse operand, got two}}
+  %0 = sopt.spmm %a, %a : tensor<8x8xf32, #CSR>, tensor<8x8xf32, #CSR> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_rank(%a: tensor<8x8xf32, #CSR>, %b: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op expects rank-2 operands and result}}
+  %0 = sopt.spmm %a, %b : tensor<8x8xf32, #CSR>, tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#DCSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed, j : compressed) }>
+func.func @spmm_dcsr(%a: tensor<8x8xf32, #DCSR>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op lhs has an unsupported sparse encoding #sparse_tensor.encoding<{ map = (d0, d1) -> (d0 : compressed, d1 : compressed) }>; expected CSR or CSC or BSR}}
+  %0 = sopt.spmm %a, %b : tensor<8x8xf32, #DCSR>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#COO = #sparse_tensor.encoding<{ map = (i, j) -> (i : compressed(nonunique), j : singleton) }>
+func.func @spmm_coo(%a: tensor<4x8xf32>, %b: tensor<8x8xf32, #COO>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op rhs has an unsupported sparse encoding}}
+  %0 = sopt.spmm %a, %b : tensor<4x8xf32>, tensor<8x8xf32, #COO> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Three levels on a 2-D tensor (row blocks of 4 columns): not CSR, CSC or BSR.
+#Blocked = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j floordiv 4 : compressed, j mod 4 : dense) }>
+func.func @spmm_three_levels(%a: tensor<8x8xf32, #Blocked>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op lhs has an unsupported sparse encoding}}
+  %0 = sopt.spmm %a, %b : tensor<8x8xf32, #Blocked>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#CSR16 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 16 }>
+func.func @spmm_index_width(%a: tensor<8x8xf32, #CSR16>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op lhs must use 32- or 64-bit positions and coordinates (posWidth/crdWidth 0, 32 or 64)}}
+  %0 = sopt.spmm %a, %b : tensor<8x8xf32, #CSR16>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @spmm_contracting(%a: tensor<8x16xf32, #CSC>, %b: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op contracting dimensions differ: lhs has 16, rhs has 8}}
+  %0 = sopt.spmm %a, %b : tensor<8x16xf32, #CSC>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_result(%a: tensor<4x8xf32>, %b: tensor<8x16xf32, #CSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op result has shape 4x8 but 4x16 was expected}}
+  %0 = sopt.spmm %a, %b : tensor<4x8xf32>, tensor<8x16xf32, #CSR> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// sddmm
+//===----------------------------------------------------------------------===//
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_rank(%a: tensor<2x8x4xf32>, %b: tensor<4x16xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op expects rank-2 operands}}
+  %0 = sopt.sddmm %a, %b, %s : tensor<2x8x4xf32>, tensor<4x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @sddmm_pattern_csc(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %s: tensor<8x16xf32, #CSC>) -> tensor<8x16xf32, #CSC> {
+  // expected-error @+1 {{'sopt.sddmm' op pattern has an unsupported sparse encoding #sparse_tensor.encoding<{ map = (d0, d1) -> (d1 : dense, d0 : compressed) }>; expected CSR}}
+  %0 = sopt.sddmm %a, %b, %s : tensor<8x4xf32>, tensor<4x16xf32>, tensor<8x16xf32, #CSC> -> tensor<8x16xf32, #CSC>
+  return %0 : tensor<8x16xf32, #CSC>
+}
+
+// -----
+
+// With transpose_rhs the rhs is [n, k]: k = 16 here, not 4.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_contracting(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %s: tensor<8x4xf32, #CSR>) -> tensor<8x4xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op contracting dimensions differ: lhs has 4, rhs has 16}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs : tensor<8x4xf32>, tensor<4x16xf32>, tensor<8x4xf32, #CSR> -> tensor<8x4xf32, #CSR>
+  return %0 : tensor<8x4xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_pattern_shape(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %s: tensor<8x8xf32, #CSR>) -> tensor<8x8xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op pattern has shape 8x8 but 8x16 was expected}}
+  %0 = sopt.sddmm %a, %b, %s : tensor<8x4xf32>, tensor<4x16xf32>, tensor<8x8xf32, #CSR> -> tensor<8x8xf32, #CSR>
+  return %0 : tensor<8x8xf32, #CSR>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// spmv
+//===----------------------------------------------------------------------===//
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmv_rank(%a: tensor<8x16xf32, #CSR>, %x: tensor<16x1xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.spmv' op expects a rank-2 matrix, a rank-1 vector and a rank-1 result}}
+  %0 = sopt.spmv %a, %x : tensor<8x16xf32, #CSR>, tensor<16x1xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @spmv_csc(%a: tensor<8x16xf32, #CSC>, %x: tensor<16xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.spmv' op matrix has an unsupported sparse encoding #sparse_tensor.encoding<{ map = (d0, d1) -> (d1 : dense, d0 : compressed) }>; expected CSR or BSR}}
+  %0 = sopt.spmv %a, %x : tensor<8x16xf32, #CSC>, tensor<16xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmv_vector_size(%a: tensor<8x16xf32, #CSR>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.spmv' op vector has 8 elements but the matrix has 16 columns}}
+  %0 = sopt.spmv %a, %x : tensor<8x16xf32, #CSR>, tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmv_result(%a: tensor<8x16xf32, #CSR>, %x: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'sopt.spmv' op result has shape 16 but 8 was expected}}
+  %0 = sopt.spmv %a, %x : tensor<8x16xf32, #CSR>, tensor<16xf32> -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Composites
+//===----------------------------------------------------------------------===//
+
+func.func @softmax_dim(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.softmax' op dim 2 is out of range for rank 2}}
+  %0 = sopt.softmax %x dim = 2 : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_rank0(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'sopt.layer_norm' op expects an input of rank >= 1}}
+  %0 = sopt.layer_norm %x : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @layer_norm_scale_type(%x: tensor<4x8xf32>, %g: tensor<8xf16>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.layer_norm' op scale element type 'f16' differs from the input's 'f32'}}
+  %0 = sopt.layer_norm %x scale(%g : tensor<8xf16>) : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_scale_shape(%x: tensor<4x8xf32>, %g: tensor<4xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.layer_norm' op scale has shape 4 but 8 was expected}}
+  %0 = sopt.layer_norm %x scale(%g : tensor<4xf32>) : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_bias_shape(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<1x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.layer_norm' op bias has shape 1x8 but 8 was expected}}
+  %0 = sopt.layer_norm %x scale(%g : tensor<8xf32>) bias(%b : tensor<1x8xf32>) : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @layer_norm_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.layer_norm' op expects a non-negative epsilon}}
+  %0 = sopt.layer_norm %x epsilon = -1.0e-05 : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @rms_norm_scale_shape(%x: tensor<4x8xbf16>, %g: tensor<4xbf16>) -> tensor<4x8xbf16> {
+  // expected-error @+1 {{'sopt.rms_norm' op scale has shape 4 but 8 was expected}}
+  %0 = sopt.rms_norm %x scale(%g : tensor<4xbf16>) : tensor<4x8xbf16>
+  return %0 : tensor<4x8xbf16>
+}
+
+// -----
+
+func.func @rms_norm_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.rms_norm' op expects a non-negative epsilon}}
+  %0 = sopt.rms_norm %x epsilon = -1.0 : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_rank(%q: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.attention' op expects query, key, value and result of one rank >= 2}}
+  %0 = sopt.attention %q, %q, %q : tensor<8xf32>, tensor<8xf32>, tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @attention_batch(%q: tensor<2x4x8xf32>, %k: tensor<3x4x8xf32>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op expects query, key and value with equal leading (batch) dimensions}}
+  %0 = sopt.attention %q, %k, %k : tensor<2x4x8xf32>, tensor<3x4x8xf32>, tensor<3x4x8xf32> -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_head_dim(%q: tensor<4x8xf32>, %k: tensor<6x4xf32>, %v: tensor<6x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op key head dimension 4 differs from the query's 8}}
+  %0 = sopt.attention %q, %k, %v : tensor<4x8xf32>, tensor<6x4xf32>, tensor<6x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_value_positions(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op value has 4 positions but key has 6}}
+  %0 = sopt.attention %q, %k, %v : tensor<4x8xf32>, tensor<6x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_mask_type(%q: tensor<4x8xf32>, %m: tensor<4x4xf16>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op mask must be i1 or 'f32', got 'f16'}}
+  %0 = sopt.attention %q, %q, %q mask(%m : tensor<4x4xf16>) : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// The mask is [b..., sq, sk] = [2, 4, 6]; no implicit broadcast over the batch.
+func.func @attention_mask_shape(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %m: tensor<4x6xi1>) -> tensor<2x4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op mask has shape 4x6 but 2x4x6 was expected}}
+  %0 = sopt.attention %q, %k, %k mask(%m : tensor<4x6xi1>) : tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x8xf32> -> tensor<2x4x8xf32>
+  return %0 : tensor<2x4x8xf32>
+}
+
+// -----
+
+func.func @attention_scale(%q: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op expects a positive scale}}
+  %0 = sopt.attention %q, %q, %q scale = 0.0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @attention_result(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor<6x16xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.attention' op result has shape 4x8 but 4x16 was expected}}
+  %0 = sopt.attention %q, %k, %v : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x16xf32> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs here (where LLVM/MLIR live): gathers what the GPU machine needs to run
+# the GPU tests into .carry/ (git-ignored): lit, FileCheck/not/count and the
+# shared libraries they need that a CUDA image lacks. Carry `.carry` with the
+# device run, then run utils/gpu/run-tests.sh there.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+carry=$root/.carry
+llvm_bin=$(llvm-config-22 --bindir 2>/dev/null || echo /usr/lib/llvm-22/bin)
+lit_dir=$(dirname "$llvm_bin")/utils/lit
+
+rm -rf "$carry/bin" "$carry/lib" "$carry/lit"
+mkdir -p "$carry/bin" "$carry/lib"
+cp "$llvm_bin"/{FileCheck,not,count} "$carry/bin/"
+cp -r "$lit_dir" "$carry/lit"
+for lib in libz3.so.4 libzstd.so.1; do
+  cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l { print $NF; exit }')" "$carry/lib/"
+done
+du -sh "$carry"

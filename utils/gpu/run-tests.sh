@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (no LLVM/MLIR there): the lit tests under test/GPU,
+# with the tools utils/gpu/pack.sh put in .carry/. Extra arguments go to lit.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+carry=$root/.carry
+export PATH=$carry/bin:$PATH
+export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+exec_root=$(mktemp -d /tmp/sopt-gpu-lit.XXXXXX)
+nvidia-smi -L
+nvcc --version | tail -2
+PYTHONPATH=$carry/lit python3 -c 'from lit.main import main; main()' -v "$root/test/GPU" \
+  --param llvm_tools_dir="$carry/bin" --param exec_root="$exec_root" "$@"
