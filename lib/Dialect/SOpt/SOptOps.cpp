@@ -69,6 +69,15 @@ LogicalResult verifySparseOperand(Operation *op, StringRef what,
     return op->emitOpError() << what << " must use 32- or 64-bit positions "
                              << "and coordinates (posWidth/crdWidth 0, 32 "
                              << "or 64)";
+  if (*format == SparseFormat::BSR) {
+    SmallVector<unsigned> block = sparse_tensor::getBlockSize(
+        sparse_tensor::getSparseTensorEncoding(type).getDimToLvl());
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (size % block[dim] != 0)
+        return op->emitOpError()
+               << what << " dimension " << dim << " (" << size
+               << ") is not a multiple of the BSR block size " << block[dim];
+  }
   return success();
 }
 
@@ -314,7 +323,7 @@ LogicalResult LayerNormOp::verify() {
       failed(verifyNormParam(*this, "scale", getScale(), input)) ||
       failed(verifyNormParam(*this, "bias", getBias(), input)))
     return failure();
-  if (getEpsilon().convertToDouble() < 0)
+  if (!(getEpsilon().convertToDouble() >= 0)) // NaN fails too
     return emitOpError("expects a non-negative epsilon");
   return success();
 }
@@ -324,7 +333,7 @@ LogicalResult RmsNormOp::verify() {
   if (failed(verifyNormInput(*this, input)) ||
       failed(verifyNormParam(*this, "scale", getScale(), input)))
     return failure();
-  if (getEpsilon().convertToDouble() < 0)
+  if (!(getEpsilon().convertToDouble() >= 0)) // NaN fails too
     return emitOpError("expects a non-negative epsilon");
   return success();
 }

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensorType.h"
+#include "mlir/IR/AffineExpr.h"
 
 using namespace mlir;
 using namespace mlir::sparse_tensor;
@@ -12,6 +13,27 @@ namespace {
 bool isPlainDense(LevelType lt) { return isDenseLT(lt); }
 bool isPlainCompressed(LevelType lt) {
   return isCompressedLT(lt) && isOrderedLT(lt) && isUniqueLT(lt);
+}
+
+/// `d<dim> <kind> <block>` with a constant block size.
+bool isBlockExpr(AffineExpr expr, AffineExprKind kind, unsigned dim) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin || bin.getKind() != kind || !isa<AffineConstantExpr>(bin.getRHS()))
+    return false;
+  auto d = dyn_cast<AffineDimExpr>(bin.getLHS());
+  return d && d.getPosition() == dim;
+}
+
+/// Row-major blocks in row-major block order:
+/// (i, j) -> (i floordiv a, j floordiv b, i mod a, j mod b).
+bool isRowMajorBlockMap(AffineMap map) {
+  if (map.getNumResults() != 4 || !isBlockSparsity(map))
+    return false;
+  ArrayRef<AffineExpr> r = map.getResults();
+  return isBlockExpr(r[0], AffineExprKind::FloorDiv, 0) &&
+         isBlockExpr(r[1], AffineExprKind::FloorDiv, 1) &&
+         isBlockExpr(r[2], AffineExprKind::Mod, 0) &&
+         isBlockExpr(r[3], AffineExprKind::Mod, 1);
 }
 } // namespace
 
@@ -30,7 +52,7 @@ sopt::getSparseFormat(RankedTensorType type) {
   }
   if (lvls.size() == 4 && isPlainDense(lvls[0]) && isPlainCompressed(lvls[1]) &&
       isPlainDense(lvls[2]) && isPlainDense(lvls[3]) &&
-      isBlockSparsity(enc.getDimToLvl()))
+      isRowMajorBlockMap(enc.getDimToLvl()))
     return SparseFormat::BSR;
   return std::nullopt;
 }

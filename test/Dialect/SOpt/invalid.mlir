@@ -355,6 +355,35 @@ func.func @spmv_csc(%a: tensor<8x16xf32, #CSC>, %x: tensor<16xf32>) -> tensor<8x
 
 // -----
 
+// Block-CSC is a block map, but not BSR.
+#BSC = #sparse_tensor.encoding<{ map = (i, j) -> (j floordiv 2 : dense, i floordiv 2 : compressed, j mod 2 : dense, i mod 2 : dense) }>
+func.func @spmv_block_csc(%a: tensor<8x8xf32, #BSC>, %x: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.spmv' op matrix has an unsupported sparse encoding}}
+  %0 = sopt.spmv %a, %x : tensor<8x8xf32, #BSC>, tensor<8xf32> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+// Column-major blocks are not BSR either.
+#BSRColMajor = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, j mod 2 : dense, i mod 2 : dense) }>
+func.func @spmm_col_major_blocks(%a: tensor<8x8xf32, #BSRColMajor>, %x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  // expected-error @+1 {{'sopt.spmm' op lhs has an unsupported sparse encoding}}
+  %0 = sopt.spmm %a, %x : tensor<8x8xf32, #BSRColMajor>, tensor<8x4xf32> -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+
+// -----
+
+#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+func.func @spmv_bsr_ragged(%a: tensor<7x8xf32, #BSR>, %x: tensor<8xf32>) -> tensor<7xf32> {
+  // expected-error @+1 {{'sopt.spmv' op matrix dimension 0 (7) is not a multiple of the BSR block size 2}}
+  %0 = sopt.spmv %a, %x : tensor<7x8xf32, #BSR>, tensor<8xf32> -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @spmv_vector_size(%a: tensor<8x16xf32, #CSR>, %x: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'sopt.spmv' op vector has 8 elements but the matrix has 16 columns}}
@@ -429,6 +458,14 @@ func.func @rms_norm_scale_shape(%x: tensor<4x8xbf16>, %g: tensor<4xbf16>) -> ten
   // expected-error @+1 {{'sopt.rms_norm' op scale has shape 4 but 8 was expected}}
   %0 = sopt.rms_norm %x scale(%g : tensor<4xbf16>) : tensor<4x8xbf16>
   return %0 : tensor<4x8xbf16>
+}
+
+// -----
+
+func.func @layer_norm_nan_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.layer_norm' op expects a non-negative epsilon}}
+  %0 = sopt.layer_norm %x epsilon = 0x7FF8000000000000 : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
 }
 
 // -----
