@@ -29,6 +29,7 @@ def SOpt_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,6 +4,8 @@
 #define SOPT_OPS_TD
 
 include "SOpt/SOptDialect.td"
+include "SOpt/SOptAttrs.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/OpBase.td"
@@ -425,6 +427,53 @@ def SOpt_AttentionOp : SOpt_Op<"attention", [
     `:` type($query) `,` type($key) `,` type($value) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Fusion regions
+//===----------------------------------------------------------------------===//
+
+def SOpt_FusionOp : SOpt_Op<"fusion", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a memory-bound subgraph compiled into one kernel";
+  let description = [{
+    Holds the connected memory-bound ops between compute-intensive ones. The
+    region is isolated: its block arguments are the `inputs`, and
+    `sopt.yield` gives the results. `sopt-form-fusion-regions` creates these;
+    the later fusion passes annotate the ops inside (groups, backbones,
+    thread mappings, memory plan), and the CUDA emitter turns each into one
+    `__global__` kernel.
+
+    ```mlir
+    %y = sopt.fusion ins(%x, %b : tensor<128x768xf32>, tensor<768xf32>) -> tensor<128x768xf32> {
+    ^bb0(%xa: tensor<128x768xf32>, %ba: tensor<768xf32>):
+      %bb = sopt.broadcast %ba dims = [1] : tensor<768xf32> -> tensor<128x768xf32>
+      %s = sopt.add %xa, %bb : tensor<128x768xf32>
+      %g = sopt.gelu %s : tensor<128x768xf32>
+      sopt.yield %g : tensor<128x768xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    (`ins` `(` $inputs^ `:` type($inputs) `)`)? attr-dict-with-keyword
+    `->` type($results) $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    YieldOp getYield();
+  }];
+}
+
+def SOpt_YieldOp : SOpt_Op<"yield", [Terminator, ReturnLike,
+    HasParent<"FusionOp">]> {
+  let summary = "results of a fusion region";
+  let arguments = (ins Variadic<AnyRankedTensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+  let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
 }
 
 #endif // SOPT_OPS_TD

@@ -43,4 +43,131 @@ def DecomposeComposites : Pass<"sopt-decompose-composites"> {
   ];
 }
 
+def FormFusionRegions : Pass<"sopt-form-fusion-regions"> {
+  let summary = "Cluster memory-bound subgraphs into sopt.fusion regions";
+  let description = [{
+    Compute-intensive ops (matmul, spmm, sddmm, spmv, attention) stay where
+    they are. The fusible ops between them (elementwise, broadcast, reduce,
+    reshape, transpose) are clustered along def-use edges into `sopt.fusion`
+    regions, each of which becomes one kernel. A merge that would create a
+    cycle through an op outside the cluster is refused, so a cluster never
+    needs to run both before and after another kernel. Splat constants are
+    cloned into the regions that use them; a cluster of reshapes alone stays
+    outside (a reshape moves no data). Ops are then re-sorted so every value
+    is defined before use.
+
+    Before:
+
+    ```mlir
+    %h = sopt.matmul %x, %w : tensor<128x768xf32>, tensor<768x3072xf32> -> tensor<128x3072xf32>
+    %s = sopt.add %h, %b : tensor<128x3072xf32>
+    %g = sopt.gelu %s : tensor<128x3072xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %h = sopt.matmul %x, %w : tensor<128x768xf32>, tensor<768x3072xf32> -> tensor<128x3072xf32>
+    %g = sopt.fusion ins(%h, %b : tensor<128x3072xf32>, tensor<128x3072xf32>) -> tensor<128x3072xf32> {
+    ^bb0(%a0: tensor<128x3072xf32>, %a1: tensor<128x3072xf32>):
+      %0 = sopt.add %a0, %a1 : tensor<128x3072xf32>
+      %1 = sopt.gelu %0 : tensor<128x3072xf32>
+      sopt.yield %1 : tensor<128x3072xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
+def GroupBackbones : Pass<"sopt-group-backbones"> {
+  let summary = "Group the ops of each fusion region around reduce backbones";
+  let description = [{
+    Every reduce in a `sopt.fusion` region is a backbone. It is grouped with
+    its producers and with the consumers working in its iteration space; a
+    later reduce over the same iteration space that is linked to the group
+    joins it as a sub-backbone (LayerNorm's variance after its mean). Reduces
+    over different spaces start groups of their own, and ops linked to no
+    reduce form groups without a backbone. Each op gets `sopt.group`, each
+    backbone `sopt.backbone`, each sub-backbone `sopt.sub_backbone`.
+
+    ```mlir
+    // Inside a fusion region, after the pass:
+    %m = sopt.reduce max %x dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64}
+        : tensor<64x128xf32> -> tensor<64x1xf32>
+    %mb = sopt.broadcast %m dims = [0, 1] {sopt.group = 0 : i64} : tensor<64x1xf32> -> tensor<64x128xf32>
+    %d = sopt.sub %x, %mb {sopt.group = 0 : i64} : tensor<64x128xf32>
+    %e = sopt.exp %d {sopt.group = 0 : i64} : tensor<64x128xf32>
+    %s = sopt.reduce sum %e dims = [1] keep_dims {sopt.group = 0 : i64, sopt.sub_backbone}
+        : tensor<64x128xf32> -> tensor<64x1xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
+def PropagateThreadMapping : Pass<"sopt-propagate-mapping"> {
+  let summary = "Choose each fusion group's thread mapping and propagate it";
+  let description = [{
+    The backbone of each group picks its mapping from its iteration space
+    (`rows` = product of parallel extents, `cols` = product of reduced ones)
+    and the target: several short rows per warp (`subwarp_rows`), a row per
+    warp (`warp_rows`), a row per block (`block_rows`), a long row split
+    across blocks when too few rows would fill the SMs (`split_row`), or
+    threads owning columns for reductions over the leading dimension
+    (`columns`). Groups without a backbone get a vectorised `elementwise`
+    mapping. The mapping is attached as `sopt.mapping` to the backbone (or
+    the last op of an elementwise group), and every op of the group gets
+    `sopt.index_map`: its result indices as a function of the group's
+    iteration indices, so each index expression is formed once.
+
+    ```mlir
+    %m = sopt.reduce sum %x dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64,
+        sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>,
+        sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4096, cols = 1024,
+            threads_per_block = 256, threads_per_row = 32, rows_per_block = 8,
+            blocks_per_row = 1, vector_width = 4, grid = 512>}
+        : tensor<4096x1024xf32> -> tensor<4096x1xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU">,
+    Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
+           /*default=*/"232448", "Shared memory a block may use, in bytes">,
+  ];
+}
+
+def PlanReuse : Pass<"sopt-plan-reuse"> {
+  let summary = "Decide where fused values live: registers, shared or global memory";
+  let description = [{
+    For each fusion region whose groups have mappings: a backbone's result
+    reaches its consumers in registers (the row is owned by one thread or
+    warp), shared memory (by one block) or global memory behind a grid-wide
+    barrier (split across blocks). Row values read again after a reduction
+    are cached in registers when a thread's share fits, else in shared
+    memory, else re-read. Shared buffers are allocated by phase lifetime,
+    reusing bytes between buffers that are never live together; the region
+    reports `sopt.smem_bytes`. Values passed between groups go through global
+    memory with a grid-wide barrier when every grid fits in one wave;
+    otherwise the region is split into one kernel per side.
+
+    ```mlir
+    %r = sopt.fusion ins(%x : tensor<16x8192xf32>) -> tensor<16x8192xf32>
+        attributes {sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 2112 : i64} {
+    ^bb0(%a: tensor<16x8192xf32>):
+      %s = sopt.reduce sum %a dims = [1] keep_dims {sopt.backbone,
+          sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>, ...}
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU">,
+    Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
+           /*default=*/"232448", "Shared memory a block may use, in bytes">,
+  ];
+}
+
 #endif // SPARSE_OPT_TRANSFORMS_PASSES_TD

@@ -3,6 +3,8 @@
 #include "sparse-opt/Dialect/SOpt/SOptDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
 using namespace mlir;
@@ -10,11 +12,17 @@ using namespace mlir::sopt;
 
 #include "sparse-opt/Dialect/SOpt/SOptDialect.cpp.inc"
 #include "sparse-opt/Dialect/SOpt/SOptEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "sparse-opt/Dialect/SOpt/SOptAttrs.cpp.inc"
 
 void SOptDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "sparse-opt/Dialect/SOpt/SOptOps.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "sparse-opt/Dialect/SOpt/SOptAttrs.cpp.inc"
       >();
 }
 

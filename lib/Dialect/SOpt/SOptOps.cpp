@@ -376,5 +376,23 @@ LogicalResult AttentionOp::verify() {
   return verifyShapeEquals(*this, "result", getType().getShape(), expected);
 }
 
+//===----------------------------------------------------------------------===//
+// FusionOp
+//===----------------------------------------------------------------------===//
+
+YieldOp FusionOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult FusionOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  if (body.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("expects one block argument per input, of the input's "
+                       "type");
+  if (getYield().getValues().getTypes() != getResultTypes())
+    return emitOpError("expects the yielded values to have the result types");
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "sparse-opt/Dialect/SOpt/SOptOps.cpp.inc"

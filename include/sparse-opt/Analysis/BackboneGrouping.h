@@ -1,0 +1,56 @@
+//===- BackboneGrouping.h - groups around reduce backbones ------*- C++ -*-===//
+//
+// Inside a fusion region, every reduce is a backbone: the shape changes
+// there, so a thread mapping cannot flow through it unchanged. Each backbone
+// is grouped with its producers and with the consumers that work in its
+// iteration space. A later reduce over the same iteration space (same input
+// shape, same reduced dims) that is linked to the group by a path joins it
+// as a sub-backbone: LayerNorm's variance after its mean, softmax's sum
+// after its max. Ops linked to no reduce form groups without a backbone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_ANALYSIS_BACKBONEGROUPING_H
+#define SPARSE_OPT_ANALYSIS_BACKBONEGROUPING_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::sopt {
+
+struct FusionGroup {
+  /// Position among the region's groups (region order of first ops).
+  unsigned id = 0;
+  /// The group's ops in region order (constants excluded: they are scalars).
+  SmallVector<Operation *> ops;
+  /// The first reduce of the group; null for an elementwise group.
+  ReduceOp backbone;
+  /// Later reduces over the same iteration space.
+  SmallVector<ReduceOp> subBackbones;
+  /// The iteration space: the backbone's input shape, or for an elementwise
+  /// group the largest shape among its ops.
+  SmallVector<int64_t> domain;
+  /// Dimensions of `domain` that the backbones reduce (empty: elementwise).
+  SmallVector<int64_t> reducedDims;
+
+  bool hasBackbone() const { return static_cast<bool>(backbone); }
+};
+
+class BackboneGrouping {
+public:
+  explicit BackboneGrouping(FusionOp fusion);
+
+  ArrayRef<FusionGroup> getGroups() const { return groups; }
+  /// The group of `op`, or null for ops outside every group (constants).
+  const FusionGroup *getGroup(Operation *op) const;
+
+private:
+  SmallVector<FusionGroup, 0> groups;
+  DenseMap<Operation *, unsigned> groupOf;
+};
+
+} // namespace mlir::sopt
+
+#endif // SPARSE_OPT_ANALYSIS_BACKBONEGROUPING_H

@@ -1,0 +1,29 @@
+//===- OpClassification.h - compute-intensive vs memory-bound ---*- C++ -*-===//
+//
+// Technique 1 splits a graph at its compute-intensive ops (GEMM, SpMM, SDDMM,
+// SpMV, attention with a schedule): each is a kernel of its own. Every other
+// op is memory-bound and may be fused with its memory-bound neighbours.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_ANALYSIS_OPCLASSIFICATION_H
+#define SPARSE_OPT_ANALYSIS_OPCLASSIFICATION_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::sopt {
+
+/// Matrix products and attention: kernels of their own.
+bool isComputeIntensive(Operation *op);
+
+/// sopt ops a fusion region may hold (elementwise, broadcast, reduce,
+/// reshape, transpose). Constants are not nodes: splats are cloned into the
+/// regions that use them, other constants become region inputs.
+bool isFusible(Operation *op);
+
+/// A constant whose every element is equal: a scalar inside a kernel.
+bool isSplatConstant(Operation *op);
+
+} // namespace mlir::sopt
+
+#endif // SPARSE_OPT_ANALYSIS_OPCLASSIFICATION_H

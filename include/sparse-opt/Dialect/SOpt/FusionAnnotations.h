@@ -1,0 +1,31 @@
+//===- FusionAnnotations.h - attribute names of the fusion passes -*- C++ -*-===//
+//
+// The fusion passes record their decisions as attributes on the ops inside a
+// sopt.fusion region, so that each step is visible in the IR, lit-testable,
+// and can be set by hand.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_DIALECT_SOPT_FUSIONANNOTATIONS_H
+#define SPARSE_OPT_DIALECT_SOPT_FUSIONANNOTATIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::sopt::attr {
+// sopt-group-backbones
+inline constexpr llvm::StringLiteral kGroup = "sopt.group";         // i64
+inline constexpr llvm::StringLiteral kBackbone = "sopt.backbone";   // unit
+inline constexpr llvm::StringLiteral kSubBackbone = "sopt.sub_backbone";
+// sopt-propagate-mapping
+inline constexpr llvm::StringLiteral kMapping = "sopt.mapping";     // #sopt.mapping
+inline constexpr llvm::StringLiteral kIndexMap = "sopt.index_map";  // affine_map
+// sopt-plan-reuse
+inline constexpr llvm::StringLiteral kResultMemory = "sopt.result_memory";
+inline constexpr llvm::StringLiteral kCache = "sopt.cache";         // #sopt.memory
+inline constexpr llvm::StringLiteral kArgCache = "sopt.arg_cache";  // [#sopt.memory | unit]
+inline constexpr llvm::StringLiteral kSharedSlot = "sopt.smem";     // [offset, bytes]
+inline constexpr llvm::StringLiteral kSharedBytes = "sopt.smem_bytes";
+inline constexpr llvm::StringLiteral kGridBarriers = "sopt.grid_barriers";
+} // namespace mlir::sopt::attr
+
+#endif // SPARSE_OPT_DIALECT_SOPT_FUSIONANNOTATIONS_H

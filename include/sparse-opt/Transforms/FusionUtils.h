@@ -1,0 +1,31 @@
+//===- FusionUtils.h - building and taking apart sopt.fusion ----*- C++ -*-===//
+
+#ifndef SPARSE_OPT_TRANSFORMS_FUSIONUTILS_H
+#define SPARSE_OPT_TRANSFORMS_FUSIONUTILS_H
+
+#include "sparse-opt/Analysis/BackboneGrouping.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+namespace mlir::sopt {
+
+/// Moves `ops` (fusible ops of one block, in block order) into a new
+/// sopt.fusion placed where the last of them was; splat constants they use
+/// are cloned inside, other outside values become inputs. Returns null when
+/// no result of `ops` is used outside them (dead code, left alone). The block
+/// may need a topological re-sort afterwards.
+FusionOp outlineIntoFusion(ArrayRef<Operation *> ops);
+
+/// The inverse: moves the body of `fusion` in front of it and erases it.
+/// Returns the moved ops in order.
+SmallVector<Operation *> inlineFusion(FusionOp fusion);
+
+/// Records `grouping` on the ops of `fusion`: sopt.group, sopt.backbone,
+/// sopt.sub_backbone.
+void annotateGroups(const BackboneGrouping &grouping);
+
+/// Calls `fn` on every sopt.fusion nested in `root`, in pre-order.
+void forEachFusion(Operation *root, function_ref<void(FusionOp)> fn);
+
+} // namespace mlir::sopt
+
+#endif // SPARSE_OPT_TRANSFORMS_FUSIONUTILS_H

@@ -1,0 +1,229 @@
+//===- ReusePlan.cpp - where a fused kernel keeps its values --------------===//
+
+#include "sparse-opt/Analysis/ReusePlan.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+namespace {
+
+constexpr int64_t kAccumulatorBytes = 4; // rows accumulate in f32
+constexpr int64_t kSharedAlignment = 16; // 128-bit shared accesses
+
+int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+bool isRowKind(MappingKind kind) {
+  return kind == MappingKind::SubwarpRows || kind == MappingKind::WarpRows ||
+         kind == MappingKind::BlockRows || kind == MappingKind::SplitRow;
+}
+
+/// Where a reduction's result meets its consumers.
+MemoryLevel backboneLevel(MappingAttr mapping, const GpuTarget &target) {
+  if (mapping.getBlocksPerRow() > 1)
+    return MemoryLevel::Global;
+  switch (mapping.getKind()) {
+  case MappingKind::SubwarpRows:
+  case MappingKind::WarpRows:
+    return MemoryLevel::Register; // warp shuffles give every lane the result
+  case MappingKind::Columns:
+    return mapping.getThreadsPerRow() > 1 ? MemoryLevel::Shared
+                                          : MemoryLevel::Register;
+  default:
+    return MemoryLevel::Shared;
+  }
+}
+
+/// Bytes of shared scratch a block-wide reduction needs: one partial per
+/// warp and per row, plus the broadcast slot of each row.
+int64_t reductionScratchBytes(MappingAttr mapping, const GpuTarget &target) {
+  int64_t warps = ceilDiv(mapping.getThreadsPerBlock(), target.warpSize);
+  return (warps + mapping.getRowsPerBlock()) * kAccumulatorBytes;
+}
+
+class Planner {
+public:
+  Planner(FusionOp fusion, const BackboneGrouping &grouping,
+          ArrayRef<MappingAttr> mappings, const GpuTarget &target)
+      : fusion(fusion), grouping(grouping), mappings(mappings),
+        target(target) {}
+
+  ReusePlan run() {
+    computePhases();
+    planGroups();
+    allocateShared();
+    planKernels();
+    return std::move(plan);
+  }
+
+private:
+  /// Phase of a value inside its group: reductions end a phase.
+  void computePhases() {
+    for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+      int64_t p = 0;
+      for (Value operand : op.getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && grouping.getGroup(def) == grouping.getGroup(&op))
+          p = std::max(p, phase.lookup(operand));
+      for (Value result : op.getResults())
+        phase[result] = isa<ReduceOp>(op) ? p + 1 : p;
+      usePhase[&op] = p;
+    }
+  }
+
+  void planGroups() {
+    for (const FusionGroup &group : grouping.getGroups()) {
+      if (!group.hasBackbone())
+        continue;
+      MappingAttr mapping = mappings[group.id];
+      MemoryLevel level = backboneLevel(mapping, target);
+      SmallVector<ReduceOp> reduces{group.backbone};
+      llvm::append_range(reduces, group.subBackbones);
+      for (ReduceOp reduce : reduces) {
+        plan.backboneResult[reduce] = level;
+        if (level == MemoryLevel::Shared) {
+          int64_t p = phase.lookup(reduce.getInput());
+          requests.push_back({reduce.getResult(),
+                              reductionScratchBytes(mapping, target), p, p + 1});
+        }
+      }
+      planCaches(group, mapping);
+    }
+  }
+
+  /// Row values read again after a reduction of their group.
+  void planCaches(const FusionGroup &group, MappingAttr mapping) {
+    llvm::SmallPtrSet<Operation *, 16> members(group.ops.begin(),
+                                               group.ops.end());
+    llvm::MapVector<Value, int64_t> lastUse; // value -> last phase it is read
+    for (Operation *op : group.ops)
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        // Reduce results are row scalars, and a broadcast is only a load of
+        // something smaller: neither is worth a cache.
+        bool rowValue = isa<BlockArgument>(operand) ||
+                        (def && members.contains(def) &&
+                         !isa<ReduceOp, BroadcastOp>(def));
+        auto type = cast<RankedTensorType>(operand.getType());
+        if (!rowValue || type.getShape() != ArrayRef(group.domain))
+          continue; // row scalars and column vectors are cheap to re-read
+        int64_t &last = lastUse[operand];
+        last = std::max(last, usePhase.lookup(op));
+      }
+    int64_t perThread =
+        ceilDiv(mapping.getCols(),
+                mapping.getThreadsPerRow() * mapping.getBlocksPerRow());
+    for (auto [value, last] : lastUse) {
+      int64_t first = isa<BlockArgument>(value) ? 0 : phase.lookup(value);
+      if (last <= first)
+        continue;
+      auto type = cast<RankedTensorType>(value.getType());
+      int64_t rowBytes = ceilDiv(mapping.getCols(), mapping.getBlocksPerRow()) *
+                         type.getElementTypeBitWidth() / 8;
+      int64_t blockBytes = rowBytes * mapping.getRowsPerBlock();
+      if (isRowKind(mapping.getKind()) &&
+          perThread <= target.registerElementsPerThread) {
+        plan.cached[value] = MemoryLevel::Register;
+      } else if (blockBytes <= target.sharedMemoryPerBlock / 2) {
+        plan.cached[value] = MemoryLevel::Shared;
+        requests.push_back({value, blockBytes, first, last});
+      } else {
+        plan.cached[value] = MemoryLevel::Global; // re-read from its source
+      }
+    }
+  }
+
+  /// First-fit by phase lifetime: buffers that are never live together share
+  /// their bytes.
+  void allocateShared() {
+    llvm::stable_sort(requests, [](const Request &a, const Request &b) {
+      return a.first < b.first;
+    });
+    SmallVector<SharedSlot> placed;
+    for (const Request &request : requests) {
+      SharedSlot slot{0, alignTo(request.bytes, kSharedAlignment), request.first,
+                      request.last};
+      bool moved = true;
+      while (moved) {
+        moved = false;
+        for (const SharedSlot &other : placed) {
+          bool liveTogether = !(other.lastPhase < slot.firstPhase ||
+                                slot.lastPhase < other.firstPhase);
+          bool overlap = slot.offset < other.offset + other.bytes &&
+                         other.offset < slot.offset + slot.bytes;
+          if (liveTogether && overlap) {
+            slot.offset = other.offset + other.bytes;
+            moved = true;
+          }
+        }
+      }
+      placed.push_back(slot);
+      plan.sharedSlots[request.value] = slot;
+      plan.sharedBytes = std::max(plan.sharedBytes, slot.offset + slot.bytes);
+    }
+  }
+
+  /// Consecutive groups share a kernel while every inter-group dependence
+  /// can wait at a grid-wide barrier, i.e. while all their grids fit in one
+  /// wave; otherwise a new kernel starts at the consuming group.
+  void planKernels() {
+    ArrayRef<FusionGroup> groups = grouping.getGroups();
+    for (const FusionGroup &group : groups) {
+      bool dependsOnCurrent = false;
+      for (Operation *op : group.ops)
+        for (Value operand : op->getOperands())
+          if (Operation *def = operand.getDefiningOp())
+            if (const FusionGroup *from = grouping.getGroup(def);
+                from && from != &group && !plan.kernels.empty() &&
+                llvm::is_contained(plan.kernels.back(), from->id)) {
+              dependsOnCurrent = true;
+              if (!llvm::is_contained(plan.crossGroup, operand))
+                plan.crossGroup.push_back(operand);
+            }
+      if (plan.kernels.empty() ||
+          (dependsOnCurrent && !fitsOneWave(plan.kernels.back(), group.id))) {
+        plan.kernels.push_back({group.id});
+        continue;
+      }
+      if (dependsOnCurrent)
+        ++plan.gridBarriers;
+      plan.kernels.back().push_back(group.id);
+    }
+    // Values between kernels are ordinary kernel outputs, not barriers.
+    if (plan.kernels.size() > 1)
+      plan.gridBarriers = 0;
+  }
+
+  bool fitsOneWave(ArrayRef<unsigned> kernel, unsigned next) {
+    auto fits = [&](unsigned id) {
+      MappingAttr m = mappings[id];
+      return m.getGrid() <=
+             target.blocksPerWave(m.getThreadsPerBlock(), plan.sharedBytes);
+    };
+    return llvm::all_of(kernel, fits) && fits(next);
+  }
+
+  struct Request {
+    Value value;
+    int64_t bytes, first, last;
+  };
+
+  FusionOp fusion;
+  const BackboneGrouping &grouping;
+  ArrayRef<MappingAttr> mappings;
+  const GpuTarget &target;
+  DenseMap<Value, int64_t> phase;
+  DenseMap<Operation *, int64_t> usePhase;
+  SmallVector<Request> requests;
+  ReusePlan plan;
+};
+
+} // namespace
+
+ReusePlan sopt::planReuse(FusionOp fusion, const BackboneGrouping &grouping,
+                          ArrayRef<MappingAttr> mappings,
+                          const GpuTarget &target) {
+  return Planner(fusion, grouping, mappings, target).run();
+}

@@ -1,0 +1,52 @@
+//===- PropagateThreadMapping.cpp - choose and propagate thread mappings --===//
+
+#include "sparse-opt/Analysis/ThreadMapping.h"
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
+#include "sparse-opt/Transforms/FusionUtils.h"
+#include "sparse-opt/Transforms/Passes.h"
+
+#define DEBUG_TYPE "sopt-propagate-mapping"
+
+namespace mlir::sopt {
+#define GEN_PASS_DEF_PROPAGATETHREADMAPPING
+#include "sparse-opt/Transforms/Passes.h.inc"
+} // namespace mlir::sopt
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+namespace {
+struct PropagateThreadMappingPass
+    : sopt::impl::PropagateThreadMappingBase<PropagateThreadMappingPass> {
+  using PropagateThreadMappingBase::PropagateThreadMappingBase;
+
+  void runOnOperation() override {
+    GpuTarget target;
+    target.smCount = smCount;
+    target.sharedMemoryPerBlock = sharedMemoryPerBlock;
+    bool failed = false;
+    forEachFusion(getOperation(), [&](FusionOp fusion) {
+      BackboneGrouping grouping(fusion);
+      annotateGroups(grouping);
+      for (const FusionGroup &group : grouping.getGroups()) {
+        FailureOr<DenseMap<Operation *, AffineMap>> maps =
+            propagateIndexMaps(group);
+        if (llvm::failed(maps)) {
+          failed = true;
+          continue;
+        }
+        for (Operation *op : group.ops) {
+          op->setAttr(attr::kIndexMap, AffineMapAttr::get((*maps)[op]));
+          op->removeAttr(attr::kMapping);
+        }
+        ReduceOp backbone = group.backbone;
+        Operation *anchor = backbone ? backbone.getOperation() : group.ops.back();
+        anchor->setAttr(attr::kMapping,
+                        chooseMapping(group, target, &getContext()));
+      }
+    });
+    if (failed)
+      signalPassFailure();
+  }
+};
+} // namespace
