@@ -27,6 +27,8 @@ if not hasattr(config, "sopt_src_root"):
     config.mlir_dir = config.cmake_executable = config.cmake_generator = ""
     config.cxx_compiler = ""
     config.nvcc_executable = shutil.which("nvcc") or ""
+    config.sopt_gen_dir = lit_config.params.get(
+        "sopt_gen_dir", os.path.join(config.sopt_obj_root, "test", "GPU", "gen"))
 
 from lit.llvm import llvm_config
 
@@ -46,6 +48,8 @@ config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
+# CUDA that sparse-opt generated for the GPU tests (see test/CMakeLists.txt).
+config.substitutions.append(("%sopt_gen", config.sopt_gen_dir))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "CUDA_HOME", "CUDA_VISIBLE_DEVICES"])

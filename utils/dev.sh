@@ -3,7 +3,8 @@
 # is missing (Debian packages, idempotent), configures, builds, then:
 #
 #   utils/dev.sh example [FILE]  compile FILE (default: the shipped transformer
-#                                block) with the sparse-opt pipeline and print it
+#                                block) to CUDA, nvcc-compile it, and run the
+#                                example when a GPU is present
 #   utils/dev.sh check           run the whole lit suite (what .ci/run does)
 #
 # Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_JOBS.
@@ -51,8 +52,33 @@ case "$command" in
     [ -f "$input" ] || { echo "utils/dev.sh: no such file: $input" >&2; exit 1; }
     ensure_packages
     configure_and_build
-    log "sparse-opt $input --sopt-pipeline"
-    "$build/bin/sparse-opt" "$input" --sopt-pipeline
+    stem=$(basename "${input%.mlir}")
+    out=$build/examples
+    mkdir -p "$out"
+    log "sparse-opt $input --emit=cuda -o $out/$stem.cu"
+    "$build/bin/sparse-opt" "$input" --emit=cuda -o "$out/$stem.cu" --kernel-summary \
+      --fusion-dot="$out/$stem.dot"
+    if ! command -v nvcc >/dev/null 2>&1; then
+      log "nvcc not found: wrote $out/$stem.cu and $out/$stem.h, not compiled"
+      exit 0
+    fi
+    arch=${SPARSE_OPT_CUDA_ARCH:-sm_90a}
+    main=$root/examples/${stem}_main.cu
+    if [ -f "$main" ]; then
+      log "nvcc -arch=$arch $stem.cu ${stem}_main.cu -> $out/$stem"
+      nvcc -std=c++17 -O3 -arch="$arch" -I"$root/include" -I"$out" \
+        "$out/$stem.cu" "$main" -lcublas -o "$out/$stem"
+      if nvidia-smi -L >/dev/null 2>&1; then
+        log "running $out/$stem"
+        "$out/$stem"
+      else
+        log "no GPU here: built $out/$stem without running it"
+      fi
+    else
+      log "nvcc -arch=$arch -c $stem.cu -> $out/$stem.o"
+      nvcc -std=c++17 -O3 -arch="$arch" -I"$root/include" -I"$out" \
+        -c "$out/$stem.cu" -o "$out/$stem.o"
+    fi
     ;;
   check)
     ensure_packages

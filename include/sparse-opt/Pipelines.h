@@ -14,11 +14,20 @@ struct SparseOptPipelineOptions
       *this, "keep-attention",
       llvm::cl::desc("Leave sopt.attention for a fused attention schedule"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> smCount{
+      *this, "sm-count",
+      llvm::cl::desc("Streaming multiprocessors of the target GPU"),
+      llvm::cl::init(132)};
+  PassOptions::Option<int64_t> sharedMemoryPerBlock{
+      *this, "shared-memory-per-block",
+      llvm::cl::desc("Shared memory a block may use, in bytes"),
+      llvm::cl::init(232448)};
 };
 
-/// The compiler's main pipeline as far as it exists: composite layers are
-/// decomposed into primitives, then the graph is canonicalised and
-/// common subexpressions are merged.
+/// The compiler's pipeline up to CUDA emission: TOSA is converted to sopt,
+/// composites are decomposed, the graph is canonicalised, memory-bound
+/// subgraphs become sopt.fusion regions, which are grouped around their
+/// reduce backbones, given thread mappings and a memory plan.
 void buildSparseOptPipeline(OpPassManager &pm,
                             const SparseOptPipelineOptions &options);
 

@@ -3,6 +3,7 @@
 #include "sparse-opt/Analysis/ThreadMapping.h"
 
 #include "mlir/IR/AffineExpr.h"
+#include "sparse-opt/Analysis/IndexMaps.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -133,27 +134,6 @@ MappingAttr sopt::chooseMapping(const FusionGroup &group,
 
 namespace {
 
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
-/// Indices of a value of shape `to` that holds, in row-major order, the
-/// elements addressed by `indices` in shape `from` (a reshape).
-SmallVector<AffineExpr> reshapeIndices(ArrayRef<AffineExpr> indices,
-                                       ArrayRef<int64_t> from,
-                                       ArrayRef<int64_t> to, MLIRContext *ctx) {
-  AffineExpr linear = getAffineConstantExpr(0, ctx);
-  for (auto [index, stride] : llvm::zip(indices, rowMajorStrides(from)))
-    linear = linear + index * stride;
-  SmallVector<AffineExpr> result;
-  for (auto [size, stride] : llvm::zip(to, rowMajorStrides(to)))
-    result.push_back(linear.floorDiv(stride) % size);
-  return result;
-}
-
 ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
@@ -174,7 +154,7 @@ public:
         if (Operation *input = reduce.getInput().getDefiningOp();
             input && members.contains(input))
           assign(input, identity);
-        assign(op, reduceResult(reduce, identity.getResults()));
+        assign(op, *resultIndices(op, 0, identity));
       } else if (!group.hasBackbone() &&
                  shapeOf(op->getResult(0)) == ArrayRef(group.domain)) {
         assign(op, identity);
@@ -212,38 +192,15 @@ private:
     return assign(op, map.getResults());
   }
 
-  SmallVector<AffineExpr> reduceResult(ReduceOp reduce,
-                                       ArrayRef<AffineExpr> input) {
-    SmallVector<AffineExpr> result;
-    for (auto [d, e] : llvm::enumerate(input)) {
-      if (!llvm::is_contained(reduce.getDims(), static_cast<int64_t>(d)))
-        result.push_back(e);
-      else if (reduce.getKeepDims())
-        result.push_back(getAffineConstantExpr(0, ctx));
-    }
-    return result;
-  }
-
   /// From a mapped producer to an unmapped consumer.
   bool propagateForward(Operation *op) {
-    for (Value operand : op->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
+    for (OpOperand &use : op->getOpOperands()) {
+      Operation *producer = use.get().getDefiningOp();
       if (!producer || !maps.count(producer))
         continue;
-      ArrayRef<AffineExpr> in = maps[producer].getResults();
-      if (op->hasTrait<OpTrait::Elementwise>())
-        return assign(op, in);
-      if (auto transpose = dyn_cast<TransposeOp>(op)) {
-        SmallVector<AffineExpr> out;
-        for (int64_t p : transpose.getPermutation())
-          out.push_back(in[p]);
-        return assign(op, out);
-      }
-      if (auto reshape = dyn_cast<ReshapeOp>(op))
-        return assign(op, reshapeIndices(in, shapeOf(operand),
-                                         shapeOf(reshape.getResult()), ctx));
-      if (auto reduce = dyn_cast<ReduceOp>(op))
-        return assign(op, reduceResult(reduce, in));
+      if (std::optional<AffineMap> map =
+              resultIndices(op, use.getOperandNumber(), maps[producer]))
+        return assign(op, *map);
     }
     if (isa<BroadcastOp>(op) && shapeOf(op->getResult(0)) == ArrayRef(group.domain))
       return assign(op, AffineMap::getMultiDimIdentityMap(rank, ctx));
@@ -253,35 +210,15 @@ private:
   /// From a mapped consumer to its unmapped producers in the group.
   bool propagateBackward(Operation *op) {
     bool changed = false;
-    ArrayRef<AffineExpr> out = maps[op].getResults();
-    for (Value operand : op->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
+    for (OpOperand &use : op->getOpOperands()) {
+      Operation *producer = use.get().getDefiningOp();
       if (!producer || !members.contains(producer) || maps.count(producer))
         continue;
-      if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
-        changed |= assign(producer, broadcastOperand(broadcast, out));
-      } else if (auto transpose = dyn_cast<TransposeOp>(op)) {
-        SmallVector<AffineExpr> in(out.size());
-        for (auto [i, p] : llvm::enumerate(transpose.getPermutation()))
-          in[p] = out[i];
-        changed |= assign(producer, in);
-      } else if (isa<ReshapeOp>(op)) {
-        changed |= assign(producer, reshapeIndices(out, shapeOf(op->getResult(0)),
-                                                   shapeOf(operand), ctx));
-      } else if (op->hasTrait<OpTrait::Elementwise>()) {
-        changed |= assign(producer, out);
-      }
+      if (std::optional<AffineMap> map =
+              operandIndices(op, use.getOperandNumber(), maps[op]))
+        changed |= assign(producer, *map);
     }
     return changed;
-  }
-
-  SmallVector<AffineExpr> broadcastOperand(BroadcastOp broadcast,
-                                           ArrayRef<AffineExpr> out) {
-    ArrayRef<int64_t> in = shapeOf(broadcast.getInput());
-    SmallVector<AffineExpr> result;
-    for (auto [i, d] : llvm::enumerate(broadcast.getDims()))
-      result.push_back(in[i] == 1 ? getAffineConstantExpr(0, ctx) : out[d]);
-    return result;
   }
 
   const FusionGroup &group;

@@ -4,6 +4,7 @@
 
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "sparse-opt/Conversion/Passes.h"
 #include "sparse-opt/Transforms/Passes.h"
 
 using namespace mlir;
@@ -11,16 +12,28 @@ using namespace mlir::sopt;
 
 void sopt::buildSparseOptPipeline(OpPassManager &pm,
                                   const SparseOptPipelineOptions &options) {
+  pm.addPass(createConvertTosaToSOpt());
   DecomposeCompositesOptions decompose;
   decompose.keepAttention = options.keepAttention;
   pm.addPass(createDecomposeComposites(decompose));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createFormFusionRegions());
+  pm.addPass(createGroupBackbones());
+  PropagateThreadMappingOptions mapping;
+  mapping.smCount = options.smCount;
+  mapping.sharedMemoryPerBlock = options.sharedMemoryPerBlock;
+  pm.addPass(createPropagateThreadMapping(mapping));
+  PlanReuseOptions reuse;
+  reuse.smCount = options.smCount;
+  reuse.sharedMemoryPerBlock = options.sharedMemoryPerBlock;
+  pm.addPass(createPlanReuse(reuse));
 }
 
 void sopt::registerSparseOptPipelines() {
   PassPipelineRegistration<SparseOptPipelineOptions>(
       "sopt-pipeline",
-      "Compile a sopt graph: decompose composites, canonicalize, CSE",
+      "Compile a sopt or TOSA graph to annotated fusion regions, ready for "
+      "CUDA emission",
       buildSparseOptPipeline);
 }

@@ -1,7 +1,9 @@
 //===- sparse-opt.cpp - the sparse-opt compiler driver --------------------===//
 //
-// mlir-opt conventions: every upstream dialect and pass a user may combine
-// with ours is registered, plus the sopt dialect, passes and pipelines.
+// Two modes. `sparse-opt graph.mlir --emit=cuda -o graph.cu` compiles a graph
+// to CUDA in one step. Anything else follows mlir-opt conventions: every
+// upstream dialect and pass a user may combine with ours is registered, plus
+// the sopt dialect, passes and pipelines.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +14,12 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "sparse-opt/InitAll.h"
 
+#include "CompileDriver.h"
+
 int main(int argc, char **argv) {
+  if (mlir::sopt::wantsCompileDriver(argc, argv))
+    return mlir::sopt::runCompileDriver(argc, argv);
+
   mlir::registerAllPasses();
   mlir::sopt::registerAllSparseOptPasses();
 

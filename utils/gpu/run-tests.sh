@@ -6,8 +6,9 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 carry=$root/.carry
 export PATH=$carry/bin:$PATH
 export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-exec_root=$(mktemp -d /tmp/sopt-gpu-lit.XXXXXX)
+exec_root=${SOPT_GPU_EXEC_ROOT:-$(mktemp -d /tmp/sopt-gpu-lit.XXXXXX)}
 nvidia-smi -L
 nvcc --version | tail -2
 PYTHONPATH=$carry/lit python3 -c 'from lit.main import main; main()' -v "$root/test/GPU" \
-  --param llvm_tools_dir="$carry/bin" --param exec_root="$exec_root" "$@"
+  --param llvm_tools_dir="$carry/bin" --param exec_root="$exec_root" \
+  --param sopt_gen_dir="$carry/gen" "$@"

@@ -1,0 +1,84 @@
+//===- CudaSyntax.cpp - spelling MLIR values in CUDA C++ ------------------===//
+
+#include "CudaSyntax.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+
+using namespace mlir;
+
+std::optional<std::string> sopt::cuda::storageType(Type type) {
+  if (type.isF32())
+    return "float";
+  if (type.isF16())
+    return "__half";
+  if (type.isBF16())
+    return "__nv_bfloat16";
+  if (type.isF64())
+    return "double";
+  if (type.isInteger(1))
+    return "bool";
+  if (type.isInteger(32))
+    return "int32_t";
+  if (type.isInteger(64))
+    return "int64_t";
+  return std::nullopt;
+}
+
+std::string sopt::cuda::computeType(Type type) {
+  if (isa<FloatType>(type))
+    return "float";
+  if (type.isInteger(1))
+    return "bool";
+  return "long long";
+}
+
+int64_t sopt::cuda::storageBytes(Type type) {
+  return type.isInteger(1) ? 1 : type.getIntOrFloatBitWidth() / 8;
+}
+
+std::string sopt::cuda::floatLiteral(double value) {
+  if (std::isnan(value))
+    return "NAN";
+  if (std::isinf(value))
+    return value > 0 ? "INFINITY" : "-INFINITY";
+  float f = static_cast<float>(value);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // Nine significant digits round-trip every f32.
+  os << llvm::format("%.9g", static_cast<double>(f));
+  if (text.find_first_of(".en") == std::string::npos)
+    text += ".0";
+  return text + "f";
+}
+
+std::string sopt::cuda::affineToC(AffineExpr expr,
+                                  llvm::ArrayRef<std::string> dimNames) {
+  switch (expr.getKind()) {
+  case AffineExprKind::Constant:
+    return std::to_string(cast<AffineConstantExpr>(expr).getValue());
+  case AffineExprKind::DimId:
+    return dimNames[cast<AffineDimExpr>(expr).getPosition()];
+  case AffineExprKind::SymbolId:
+    llvm_unreachable("index maps have no symbols");
+  default:
+    break;
+  }
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = affineToC(bin.getLHS(), dimNames);
+  std::string rhs = affineToC(bin.getRHS(), dimNames);
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+    return "(" + lhs + " + " + rhs + ")";
+  case AffineExprKind::Mul:
+    return "(" + lhs + " * " + rhs + ")";
+  case AffineExprKind::FloorDiv:
+    return "(" + lhs + " / " + rhs + ")";
+  case AffineExprKind::Mod:
+    return "(" + lhs + " % " + rhs + ")";
+  default:
+    llvm_unreachable("ceildiv does not occur in index maps");
+  }
+}

@@ -1,0 +1,34 @@
+//===- CudaSyntax.h - spelling MLIR values in CUDA C++ ----------*- C++ -*-===//
+
+#ifndef SPARSE_OPT_LIB_TARGET_CUDA_CUDASYNTAX_H
+#define SPARSE_OPT_LIB_TARGET_CUDA_CUDASYNTAX_H
+
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+
+namespace mlir::sopt::cuda {
+
+/// The C++ type a tensor element is stored as ("float", "__nv_bfloat16",
+/// "bool", ...), or nullopt for element types we cannot store.
+std::optional<std::string> storageType(Type elementType);
+
+/// The C++ type a value is computed in: float for every float storage type
+/// (f16/bf16 widen), bool for i1, long long for integers.
+std::string computeType(Type elementType);
+
+/// Bytes of one stored element.
+int64_t storageBytes(Type elementType);
+
+/// A float literal that reads back exactly as `value` in f32.
+std::string floatLiteral(double value);
+
+/// An affine expression over dims named `d0, d1, ...` as C++ (non-negative
+/// operands: floordiv and mod are / and %).
+std::string affineToC(AffineExpr expr, llvm::ArrayRef<std::string> dimNames);
+
+} // namespace mlir::sopt::cuda
+
+#endif // SPARSE_OPT_LIB_TARGET_CUDA_CUDASYNTAX_H

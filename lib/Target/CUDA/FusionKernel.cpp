@@ -1,0 +1,643 @@
+//===- FusionKernel.cpp - one sopt.fusion region as a CUDA kernel ---------===//
+//
+// A fusion group is evaluated element by element at indices that are affine
+// functions of its iteration space (sopt.index_map). Values are produced on
+// demand: asking for a value at some indices emits the loads and arithmetic
+// it needs once, in the innermost scope where those indices are known (a row
+// scalar in the row scope, an element value in the element loop), and reuses
+// it after. Reductions split a row's work into phases; values needed after a
+// reduction come from the register caches the reuse plan chose, or are
+// recomputed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionKernel.h"
+#include "CudaSyntax.h"
+
+#include "sparse-opt/Analysis/BackboneGrouping.h"
+#include "sparse-opt/Analysis/IndexMaps.h"
+#include "sparse-opt/Analysis/ThreadMapping.h"
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
+
+#include "mlir/IR/AsmState.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+using namespace mlir::sopt::cuda;
+
+namespace {
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t p = 1;
+  for (int64_t v : values)
+    p *= v;
+  return p;
+}
+
+RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+/// Statements of one scope, and the values already computed in it.
+struct Scope {
+  std::string body;
+  DenseMap<std::pair<Value, AffineMap>, std::string> computed;
+};
+
+class KernelWriter {
+public:
+  KernelWriter(FusionOp fusion, const FusionGroup &group, MappingAttr mapping,
+               StringRef name)
+      : fusion(fusion), group(group), backbone(group.backbone),
+        mapping(mapping), name(name.str()), rank(group.domain.size()) {}
+
+  FailureOr<KernelLaunch> write(llvm::raw_ostream &os);
+
+private:
+  // --- what the IR says -------------------------------------------------
+  LogicalResult checkSupported();
+  void computePhases();
+  bool isReducedDim(int64_t d) const {
+    return llvm::is_contained(group.reducedDims, d);
+  }
+  /// Whether a value evaluated at `map` changes along the reduced dims.
+  bool variesAlongRow(AffineMap map) const {
+    for (int64_t d : group.reducedDims)
+      if (map.isFunctionOfDim(d))
+        return true;
+    return false;
+  }
+  /// Whether the `vector` elements of a chunk, at `map` in a tensor of
+  /// `shape`, are consecutive and aligned in memory.
+  bool isContiguous(AffineMap map, ArrayRef<int64_t> shape) const;
+
+  // --- emission ---------------------------------------------------------
+  std::string value(Value v, AffineMap map);
+  std::string load(BlockArgument arg, AffineMap map);
+  std::string compute(Operation *op, ArrayRef<std::string> operands);
+  std::string fresh(StringRef prefix) { return (prefix + Twine(counter++)).str(); }
+  std::string offsetOf(AffineMap map, ArrayRef<int64_t> shape,
+                       ArrayRef<std::string> dims) const {
+    return affineToC(linearOffset(map, shape), dims);
+  }
+  Scope &scopeFor(AffineMap map) {
+    return inElement && (isElementwise() || variesAlongRow(map)) ? element
+                                                                  : row;
+  }
+  bool isElementwise() const { return !group.hasBackbone(); }
+  /// Statements of the row scope sit in the row loop, element statements in
+  /// the innermost (vector) loop.
+  std::string indent(const Scope &scope) const {
+    return &scope == &row ? "    " : "        ";
+  }
+
+  void writeSignature(llvm::raw_ostream &os);
+  void writeElementwise(llvm::raw_ostream &os);
+  void writeRows(llvm::raw_ostream &os);
+  /// The element loop of one phase: reductions, caches and stores of the
+  /// values that phase completes.
+  std::string elementLoop(int64_t phase);
+  void storeOutputs(int64_t phase, bool rowScalars);
+
+  FusionOp fusion;
+  const FusionGroup &group;
+  ReduceOp backbone;
+  MappingAttr mapping;
+  std::string name;
+  int64_t rank;
+
+  DenseMap<Value, int64_t> phaseOf;
+  int64_t phases = 1;
+  DenseMap<Value, std::string> accumulator; // reduce result -> variable
+  DenseMap<Value, std::string> cacheArray;  // row value -> register array
+  int64_t items = 1;                        // chunks per thread and row
+  int64_t currentPhase = 0;
+
+  Scope row, element;
+  bool inElement = false;
+  std::string chunkStart, chunkEnd; // vector loads before, stores after
+  SmallVector<std::string> dimNames, chunkDimNames;
+  unsigned counter = 0;
+};
+
+LogicalResult KernelWriter::checkSupported() {
+  for (Value v : fusion.getInputs())
+    if (tensorType(v).getElementType().isF64())
+      return fusion.emitOpError("has an f64 tensor; the CUDA emitter computes "
+                                "in f32 (f64 is for reference computations)");
+  for (Type t : fusion.getResultTypes())
+    if (cast<RankedTensorType>(t).getElementType().isF64())
+      return fusion.emitOpError("has an f64 result; the CUDA emitter computes "
+                                "in f32 (f64 is for reference computations)");
+  switch (mapping.getKind()) {
+  case MappingKind::Elementwise:
+  case MappingKind::SubwarpRows:
+  case MappingKind::WarpRows:
+  case MappingKind::BlockRows:
+    break;
+  default:
+    return backbone.emitOpError()
+           << "has the mapping " << stringifyMappingKind(mapping.getKind())
+           << ", which the CUDA emitter does not lower yet";
+  }
+  if (!isElementwise()) {
+    int64_t k = group.reducedDims.size();
+    for (int64_t i = 0; i < k; ++i)
+      if (group.reducedDims[i] != rank - k + i)
+        return backbone.emitOpError(
+            "reduces dimensions other than the trailing ones; the CUDA "
+            "emitter lowers row reductions over trailing dimensions only");
+    if (mapping.getThreadsPerRow() > 32 && !backbone->hasAttr(attr::kSharedSlot))
+      return backbone.emitOpError(
+          "needs a shared-memory slot for its block reduction; run "
+          "sopt-plan-reuse first");
+  }
+  for (Operation *op : group.ops)
+    if (!op->hasTrait<OpTrait::Elementwise>() &&
+        !isa<BroadcastOp, ReduceOp, ReshapeOp, TransposeOp>(op))
+      return op->emitOpError("is not supported inside a fused CUDA kernel");
+  return success();
+}
+
+void KernelWriter::computePhases() {
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    int64_t p = 0;
+    for (Value operand : op.getOperands())
+      p = std::max(p, phaseOf.lookup(operand));
+    for (Value result : op.getResults())
+      phaseOf[result] = isa<ReduceOp>(op) ? p + 1 : p;
+  }
+  for (auto [v, p] : phaseOf)
+    phases = std::max(phases, p + 1);
+}
+
+bool KernelWriter::isContiguous(AffineMap map, ArrayRef<int64_t> shape) const {
+  int64_t vector = mapping.getVectorWidth();
+  if (vector == 1 || map.getNumResults() == 0 || shape.back() != group.domain.back())
+    return false;
+  // The innermost index is the innermost iteration index, and nothing else
+  // depends on it: the chunk's `vector` elements sit side by side.
+  AffineExpr last = map.getResults().back();
+  auto dim = dyn_cast<AffineDimExpr>(last);
+  if (!dim || dim.getPosition() != rank - 1)
+    return false;
+  for (AffineExpr e : map.getResults().drop_back())
+    if (e.isFunctionOfDim(rank - 1))
+      return false;
+  return true;
+}
+
+std::string KernelWriter::load(BlockArgument arg, AffineMap map) {
+  Scope &scope = scopeFor(map);
+  auto type = tensorType(arg);
+  std::string pointer = "in" + std::to_string(arg.getArgNumber());
+  bool isFloat = isa<FloatType>(type.getElementType());
+  if (&scope == &element && isFloat && isContiguous(map, type.getShape())) {
+    std::string buffer = fresh("ld");
+    chunkStart += llvm::formatv(
+        "      float {0}[kVector];\n      sopt::loadVector<kVector>({1} + {2}, {0});\n",
+        buffer, pointer, offsetOf(map, type.getShape(), chunkDimNames));
+    return buffer + "[j]";
+  }
+  std::string var = fresh("v");
+  std::string access = pointer + "[" + offsetOf(map, type.getShape(), dimNames) + "]";
+  if (isFloat)
+    access = "sopt::toFloat(" + access + ")";
+  std::string ctype = computeType(type.getElementType());
+  // Row-scope loads run for every thread of the row loop, also past the
+  // last row: keep them in bounds.
+  if (&scope == &row && !isElementwise())
+    access = "rowValid ? " + access + " : " + ctype + "(0)";
+  scope.body += indent(scope) + "const " + ctype + " " + var + " = " + access + ";\n";
+  return var;
+}
+
+std::string KernelWriter::value(Value v, AffineMap map) {
+  Scope &scope = scopeFor(map);
+  auto key = std::make_pair(v, map);
+  if (auto it = row.computed.find(key); it != row.computed.end())
+    return it->second;
+  if (auto it = scope.computed.find(key); it != scope.computed.end())
+    return it->second;
+
+  std::string result;
+  Operation *def = v.getDefiningOp();
+  if (auto arg = dyn_cast<BlockArgument>(v);
+      arg && !(cacheArray.count(v) && inElement && currentPhase > 0 &&
+               map.isIdentity())) {
+    result = load(arg, map);
+  } else if (auto constant = dyn_cast_if_present<ConstantOp>(def)) {
+    auto splat = cast<DenseElementsAttr>(constant.getValue()).getSplatValue<Attribute>();
+    if (auto f = dyn_cast<FloatAttr>(splat))
+      return floatLiteral(f.getValueAsDouble());
+    if (auto i = dyn_cast<IntegerAttr>(splat))
+      return constant.getType().getElementType().isInteger(1)
+                 ? (i.getValue().isZero() ? "false" : "true")
+                 : std::to_string(i.getValue().getSExtValue()) + "LL";
+    llvm_unreachable("splat constants are float or integer");
+  } else if (isa_and_present<ReduceOp>(def)) {
+    return accumulator.lookup(v); // finished by an earlier phase
+  } else if (auto cached = cacheArray.find(v);
+             cached != cacheArray.end() && isa<BlockArgument>(v) && inElement &&
+             currentPhase > 0 && map.isIdentity()) {
+    return cached->second + "[it * kVector + j]";
+  } else if (auto cached = cacheArray.find(v);
+             cached != cacheArray.end() && currentPhase > phaseOf.lookup(v) &&
+             inElement &&
+             def->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue() == map) {
+    return cached->second + "[it * kVector + j]";
+  } else if (def->hasTrait<OpTrait::Elementwise>()) {
+    SmallVector<std::string> operands;
+    for (Value operand : def->getOperands())
+      operands.push_back(value(operand, map));
+    std::string var = fresh("v");
+    scope.body += indent(scope) + "const " +
+                  computeType(tensorType(v).getElementType()) + " " + var +
+                  " = " + compute(def, operands) + ";\n";
+    result = var;
+  } else {
+    // Broadcast, transpose, reshape: the same elements, other indices.
+    std::optional<AffineMap> operandMap = operandIndices(def, 0, map);
+    assert(operandMap && "layout ops have index rules");
+    return value(def->getOperand(0), *operandMap);
+  }
+  scope.computed[key] = result;
+  return result;
+}
+
+std::string KernelWriter::compute(Operation *op, ArrayRef<std::string> x) {
+  auto call = [&](StringRef fn) { return (fn + "(" + x[0] + ")").str(); };
+  auto infix = [&](StringRef sym) {
+    return "(" + x[0] + " " + sym.str() + " " + x[1] + ")";
+  };
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case([&](NegOp) { return "(-" + x[0] + ")"; })
+      .Case([&](AbsOp) { return call("fabsf"); })
+      .Case([&](ExpOp) { return call("expf"); })
+      .Case([&](LogOp) { return call("logf"); })
+      .Case([&](TanhOp) { return call("tanhf"); })
+      .Case([&](ErfOp) { return call("erff"); })
+      .Case([&](SigmoidOp) { return "(1.0f / (1.0f + expf(-" + x[0] + ")))"; })
+      .Case([&](ReluOp) { return "fmaxf(" + x[0] + ", 0.0f)"; })
+      .Case([&](SqrtOp) { return call("sqrtf"); })
+      .Case([&](RsqrtOp) { return call("rsqrtf"); })
+      .Case([&](ReciprocalOp) { return "(1.0f / " + x[0] + ")"; })
+      .Case([&](GeluOp gelu) {
+        if (gelu.getApproximation() == GeluApproximation::Erf)
+          return "(0.5f * " + x[0] + " * (1.0f + erff(" + x[0] +
+                 " * 0.707106781f)))";
+        return "(0.5f * " + x[0] + " * (1.0f + tanhf(0.797884561f * (" + x[0] +
+               " + 0.044715f * " + x[0] + " * " + x[0] + " * " + x[0] + "))))";
+      })
+      .Case([&](AddOp) { return infix("+"); })
+      .Case([&](SubOp) { return infix("-"); })
+      .Case([&](MulOp) { return infix("*"); })
+      .Case([&](DivOp) { return infix("/"); })
+      .Case([&](MaxOp) { return "fmaxf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](MinOp) { return "fminf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](PowOp) { return "powf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](CompareOp cmp) {
+        static const char *symbols[] = {"==", "!=", "<", "<=", ">", ">="};
+        return infix(symbols[static_cast<int>(cmp.getDirection())]);
+      })
+      .Case([&](SelectOp) {
+        return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
+      })
+      .Case([&](CastOp cast) {
+        Type to = cast.getType().getElementType();
+        if (to.isInteger(1))
+          return "(" + x[0] + " != 0)";
+        return "static_cast<" + computeType(to) + ">(" + x[0] + ")";
+      })
+      .Default([](Operation *) -> std::string {
+        llvm_unreachable("checkSupported admits only these ops");
+      });
+}
+
+void KernelWriter::writeSignature(llvm::raw_ostream &os) {
+  os << "extern \"C\" __global__ void __launch_bounds__("
+     << mapping.getThreadsPerBlock() << ")\n" << name << "(";
+  SmallVector<std::string> params;
+  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
+    params.push_back("const " + *storageType(tensorType(input).getElementType()) +
+                     " *__restrict__ in" + std::to_string(i));
+  for (auto [i, type] : llvm::enumerate(fusion.getResultTypes()))
+    params.push_back(*storageType(cast<RankedTensorType>(type).getElementType()) +
+                     " *__restrict__ out" + std::to_string(i));
+  llvm::interleave(params, os, ",\n    ");
+  os << ") {\n";
+}
+
+void KernelWriter::storeOutputs(int64_t phase, bool rowScalars) {
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues())) {
+    Operation *def = v.getDefiningOp();
+    if (!def || phaseOf.lookup(v) != phase)
+      continue;
+    AffineMap map = def->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue();
+    if (!isElementwise() && variesAlongRow(map) == rowScalars)
+      continue;
+    auto type = tensorType(v);
+    std::string storage = *storageType(type.getElementType());
+    std::string out = "out" + std::to_string(i);
+    std::string x = value(v, map);
+    if (rowScalars) {
+      row.body += "    if (rowValid && lane == 0)\n      " + out + "[" +
+                  offsetOf(map, type.getShape(), dimNames) +
+                  "] = sopt::fromFloat<" + storage + ">(" + x + ");\n";
+      continue;
+    }
+    if (isa<FloatType>(type.getElementType()) && isContiguous(map, type.getShape())) {
+      std::string buffer = fresh("st");
+      chunkStart += "      float " + buffer + "[kVector];\n";
+      element.body += "        " + buffer + "[j] = " + x + ";\n";
+      chunkEnd += llvm::formatv("      sopt::storeVector<kVector>({0} + {1}, {2});\n",
+                                out, offsetOf(map, type.getShape(), chunkDimNames),
+                                buffer);
+      continue;
+    }
+    std::string converted = isa<FloatType>(type.getElementType())
+                                ? "sopt::fromFloat<" + storage + ">(" + x + ")"
+                                : x;
+    element.body += "        " + out + "[" + offsetOf(map, type.getShape(), dimNames) +
+                    "] = " + converted + ";\n";
+  }
+}
+
+/// Whether `name` occurs in `text` as a whole identifier.
+bool mentions(StringRef text, StringRef name) {
+  auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (size_t pos = text.find(name); pos != StringRef::npos;
+       pos = text.find(name, pos + 1)) {
+    bool startOk = pos == 0 || !isIdent(text[pos - 1]);
+    size_t end = pos + name.size();
+    if (startOk && (end == text.size() || !isIdent(text[end])))
+      return true;
+  }
+  return false;
+}
+
+/// `names[i] = (linear / stride_i) % extent_i` for the dims of `extents`
+/// that `uses` mentions.
+std::string delinearize(StringRef linear, ArrayRef<int64_t> extents,
+                        ArrayRef<std::string> names, StringRef indent,
+                        StringRef uses) {
+  std::string text;
+  SmallVector<int64_t> strides = rowMajorStrides(extents);
+  for (auto [i, nameAndExtent] : llvm::enumerate(llvm::zip(names, extents))) {
+    auto [dimName, extent] = nameAndExtent;
+    if (!mentions(uses, dimName))
+      continue;
+    std::string expr = linear.str();
+    if (strides[i] != 1)
+      expr = "(" + expr + " / " + std::to_string(strides[i]) + ")";
+    if (i != 0)
+      expr = "(" + expr + " % " + std::to_string(extent) + ")";
+    text += (indent + "const int64_t " + dimName + " = " + expr + ";\n").str();
+  }
+  return text;
+}
+
+void KernelWriter::writeElementwise(llvm::raw_ostream &os) {
+  for (int64_t d = 0; d < rank; ++d) {
+    dimNames.push_back("d" + std::to_string(d));
+    chunkDimNames.push_back("d" + std::to_string(d) + "c");
+  }
+  inElement = true;
+  storeOutputs(/*phase=*/0, /*rowScalars=*/false);
+  os << "  constexpr int64_t kElements = " << product(group.domain) << ";\n"
+     << "  constexpr int kVector = " << mapping.getVectorWidth() << ";\n"
+     << "  for (int64_t e0 = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;\n"
+     << "       e0 < kElements; e0 += int64_t(gridDim.x) * blockDim.x * kVector) {\n"
+     << delinearize("e0", group.domain, chunkDimNames, "    ", chunkStart + chunkEnd)
+     << chunkStart
+     << "#pragma unroll\n"
+     << "    for (int j = 0; j < kVector; ++j) {\n";
+  std::string dims = delinearize("e", group.domain, dimNames, "      ", element.body);
+  if (!dims.empty())
+    os << "      const int64_t e = e0 + j;\n" << dims;
+  os << element.body
+     << "    }\n"
+     << chunkEnd << "  }\n";
+}
+
+std::string KernelWriter::elementLoop(int64_t phase) {
+  currentPhase = phase;
+  element = Scope();
+  chunkStart.clear();
+  chunkEnd.clear();
+  inElement = true;
+  // Reductions fed by this phase.
+  std::string finish;
+  for (Operation *op : group.ops) {
+    auto reduce = dyn_cast<ReduceOp>(op);
+    if (!reduce || phaseOf.lookup(reduce.getInput()) != phase)
+      continue;
+    static const char *ops[] = {"sopt::SumOp", "sopt::MaxOp", "sopt::MinOp", ""};
+    std::string opName = ops[static_cast<int>(reduce.getKind())];
+    std::string acc = fresh("acc");
+    accumulator[reduce.getResult()] = acc;
+    row.body += "    float " + acc + " = " + opName + "::identity();\n";
+    std::string x =
+        value(reduce.getInput(), AffineMap::getMultiDimIdentityMap(rank, fusion.getContext()));
+    element.body += "        " + acc + " = " + opName + "::combine(" + acc + ", " + x + ");\n";
+    if (mapping.getThreadsPerRow() <= 32) {
+      finish += llvm::formatv("    {0} = sopt::subwarpAllReduce<{1}, kThreadsPerRow>({0});\n",
+                              acc, opName);
+    } else {
+      int64_t offset = reduce->getAttrOfType<DenseI64ArrayAttr>(attr::kSharedSlot)[0];
+      finish += llvm::formatv(
+          "    {0} = sopt::blockRowAllReduce<{1}, kThreadsPerRow>({0}, "
+          "reinterpret_cast<float *>(smem + {2}));\n",
+          acc, opName, offset);
+    }
+  }
+  // Row values the reuse plan keeps in registers for later phases.
+  for (Operation *op : group.ops) {
+    for (Value v : op->getResults()) {
+      if (phaseOf.lookup(v) != phase || !op->hasAttr(attr::kCache))
+        continue;
+      auto level = op->getAttrOfType<MemoryLevelAttr>(attr::kCache).getValue();
+      if (level != MemoryLevel::Register || isa<ReduceOp>(op))
+        continue;
+      AffineMap map = op->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue();
+      std::string array = fresh("cache");
+      row.body += "    float " + array + "[kItems * kVector];\n";
+      std::string x = value(v, map);
+      element.body += "        " + array + "[it * kVector + j] = " + x + ";\n";
+      cacheArray[v] = array;
+    }
+  }
+  // Arguments the plan keeps in registers: loaded once, in the first phase.
+  if (phase == 0)
+    if (auto argCache = fusion->getAttrOfType<ArrayAttr>(attr::kArgCache))
+      for (auto [i, level] : llvm::enumerate(argCache)) {
+        auto memory = dyn_cast<MemoryLevelAttr>(level);
+        if (!memory || memory.getValue() != MemoryLevel::Register)
+          continue;
+        Value arg = fusion.getBodyBlock().getArgument(i);
+        std::string array = fresh("cache");
+        row.body += "    float " + array + "[kItems * kVector];\n";
+        std::string x = value(arg, AffineMap::getMultiDimIdentityMap(rank, fusion.getContext()));
+        element.body += "        " + array + "[it * kVector + j] = " + x + ";\n";
+        cacheArray[arg] = array;
+      }
+  storeOutputs(phase, /*rowScalars=*/false);
+  inElement = false;
+  if (element.body.empty() && chunkEnd.empty())
+    return finish;
+  std::string loop;
+  loop += "#pragma unroll\n"
+          "    for (int it = 0; it < kItems; ++it) {\n"
+          "      const int64_t col0 = (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
+          "      if (!rowValid || col0 >= kCols)\n"
+          "        continue;\n";
+  SmallVector<int64_t> reducedExtents;
+  for (int64_t d : group.reducedDims)
+    reducedExtents.push_back(group.domain[d]);
+  SmallVector<std::string> reducedNames, reducedChunkNames;
+  for (int64_t d : group.reducedDims) {
+    reducedNames.push_back(dimNames[d]);
+    reducedChunkNames.push_back(chunkDimNames[d]);
+  }
+  loop += delinearize("col0", reducedExtents, reducedChunkNames, "      ",
+                      chunkStart + chunkEnd);
+  loop += chunkStart;
+  std::string colDims = delinearize("col", reducedExtents, reducedNames,
+                                    "        ", element.body);
+  loop += "#pragma unroll\n"
+          "      for (int j = 0; j < kVector; ++j) {\n";
+  if (!colDims.empty())
+    loop += "        const int64_t col = col0 + j;\n" + colDims;
+  loop += element.body;
+  loop += "      }\n" + chunkEnd + "    }\n";
+  return loop + finish;
+}
+
+void KernelWriter::writeRows(llvm::raw_ostream &os) {
+  SmallVector<int64_t> parallelExtents;
+  SmallVector<std::string> parallelNames;
+  for (int64_t d = 0; d < rank; ++d) {
+    dimNames.push_back("d" + std::to_string(d));
+    // Parallel dims are fixed for the whole row: the chunk uses them as is.
+    chunkDimNames.push_back(isReducedDim(d) ? "d" + std::to_string(d) + "c"
+                                            : "d" + std::to_string(d));
+    if (!isReducedDim(d)) {
+      parallelExtents.push_back(group.domain[d]);
+      parallelNames.push_back(dimNames.back());
+    }
+  }
+  int64_t vector = mapping.getVectorWidth();
+  items = (mapping.getCols() + mapping.getThreadsPerRow() * vector - 1) /
+          (mapping.getThreadsPerRow() * vector);
+
+  std::string phasesText;
+  for (int64_t p = 0; p < phases; ++p) {
+    std::string before = row.body;
+    row.body.clear();
+    std::string loop = elementLoop(p);
+    std::string rowStatements = row.body;
+    row.body.clear();
+    storeOutputs(p + 1, /*rowScalars=*/true); // row scalars finished by phase p
+    std::string rowStores = row.body;
+    row.body = before;
+    phasesText += "    // phase " + std::to_string(p) + "\n" + rowStatements +
+                  loop + rowStores;
+  }
+  // Row scalars computed from inputs alone (phase 0) are stored too.
+  std::string before = row.body;
+  row.body.clear();
+  storeOutputs(0, /*rowScalars=*/true);
+  std::string earlyStores = row.body;
+  row.body = before;
+
+  bool needsShared = mapping.getThreadsPerRow() > 32;
+  os << "  constexpr int64_t kRows = " << mapping.getRows() << ";\n"
+     << "  constexpr int64_t kCols = " << mapping.getCols() << ";\n"
+     << "  constexpr int kThreadsPerRow = " << mapping.getThreadsPerRow() << ";\n"
+     << "  constexpr int kRowsPerBlock = " << mapping.getRowsPerBlock() << ";\n"
+     << "  constexpr int kVector = " << vector << ";\n"
+     << "  constexpr int kItems = " << items << "; // chunks per thread and row\n";
+  if (needsShared)
+    os << "  extern __shared__ __align__(16) unsigned char smem[];\n";
+  os << "  const int lane = threadIdx.x % kThreadsPerRow;\n"
+     << "  const int rowInBlock = threadIdx.x / kThreadsPerRow;\n"
+     << "  // Whole blocks iterate together, so every thread reaches each\n"
+     << "  // reduction; threads past the last row only contribute identities.\n"
+     << "  for (int64_t rowBase = int64_t(blockIdx.x) * kRowsPerBlock; rowBase < kRows;\n"
+     << "       rowBase += int64_t(gridDim.x) * kRowsPerBlock) {\n"
+     << "    const int64_t row = rowBase + rowInBlock;\n"
+     << "    const bool rowValid = row < kRows;\n"
+     << delinearize("row", parallelExtents, parallelNames, "    ",
+                    earlyStores + phasesText)
+     << earlyStores
+     << phasesText << "  }\n";
+}
+
+FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
+  if (failed(checkSupported()))
+    return failure();
+  computePhases();
+  KernelLaunch launch;
+  launch.name = name;
+  launch.grid = mapping.getGrid();
+  launch.block = mapping.getThreadsPerBlock();
+  if (auto bytes = fusion->getAttrOfType<IntegerAttr>(attr::kSharedBytes);
+      bytes && mapping.getThreadsPerRow() > 32)
+    launch.sharedBytes = bytes.getInt();
+
+  std::string body;
+  llvm::raw_string_ostream bodyOs(body);
+  if (isElementwise())
+    writeElementwise(bodyOs);
+  else
+    writeRows(bodyOs);
+
+  // The summary: what was fused, how it maps, where values live.
+  std::string summary;
+  llvm::raw_string_ostream s(summary);
+  s << name << ": " << group.ops.size() << " ops";
+  if (group.hasBackbone())
+    s << " (" << 1 + group.subBackbones.size() << " reductions)";
+  s << " | " << stringifyMappingKind(mapping.getKind()) << " " << mapping.getRows()
+    << "x" << mapping.getCols() << ", " << mapping.getThreadsPerBlock()
+    << " threads";
+  if (group.hasBackbone())
+    s << " (" << mapping.getThreadsPerRow() << "/row)";
+  s << ", vector " << mapping.getVectorWidth() << ", grid " << mapping.getGrid()
+    << " | smem " << launch.sharedBytes << " B";
+  if (group.hasBackbone())
+    s << " | reductions in "
+      << (mapping.getThreadsPerRow() <= 32 ? "registers (warp shuffles)"
+                                           : "shared memory");
+  s << " | " << cacheArray.size() << " row value(s) cached in registers";
+  launch.summary = summary;
+
+  os << "// " << summary << "\n";
+  writeSignature(os);
+  os << body << "}\n\n";
+  return launch;
+}
+
+} // namespace
+
+FailureOr<KernelLaunch> sopt::cuda::emitFusionKernel(FusionOp fusion,
+                                                     StringRef name,
+                                                     llvm::raw_ostream &os) {
+  BackboneGrouping grouping(fusion);
+  if (grouping.getGroups().size() != 1)
+    return fusion.emitOpError()
+           << "holds " << grouping.getGroups().size()
+           << " groups joined by grid-wide barriers; the CUDA emitter lowers "
+              "one group per kernel (sopt-plan-reuse splits larger regions)";
+  const FusionGroup &group = grouping.getGroups().front();
+  MappingAttr mapping = getRecordedMapping(group);
+  if (!mapping)
+    return fusion.emitOpError("has no thread mapping; run "
+                              "sopt-propagate-mapping and sopt-plan-reuse first");
+  for (Operation *op : group.ops)
+    if (!op->hasAttr(attr::kIndexMap))
+      return op->emitOpError("has no sopt.index_map; run sopt-propagate-mapping");
+  return KernelWriter(fusion, group, mapping, name).write(os);
+}

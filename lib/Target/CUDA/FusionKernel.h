@@ -1,0 +1,27 @@
+//===- FusionKernel.h - one sopt.fusion region as a CUDA kernel -*- C++ -*-===//
+
+#ifndef SPARSE_OPT_LIB_TARGET_CUDA_FUSIONKERNEL_H
+#define SPARSE_OPT_LIB_TARGET_CUDA_FUSIONKERNEL_H
+
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+
+namespace mlir::sopt::cuda {
+
+/// How the host launches a kernel, and what it does.
+struct KernelLaunch {
+  std::string name;
+  int64_t grid = 1, block = 1, sharedBytes = 0;
+  std::string summary;
+};
+
+/// Writes `fusion` (annotated by the fusion passes) as the __global__
+/// function `name`: parameters are the region's inputs (const) then its
+/// results.
+FailureOr<KernelLaunch> emitFusionKernel(FusionOp fusion, llvm::StringRef name,
+                                         llvm::raw_ostream &os);
+
+} // namespace mlir::sopt::cuda
+
+#endif // SPARSE_OPT_LIB_TARGET_CUDA_FUSIONKERNEL_H

@@ -1,0 +1,241 @@
+//===- HostFunction.cpp - a func.func as a C-ABI host launcher ------------===//
+
+#include "HostFunction.h"
+#include "CudaSyntax.h"
+
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+using namespace mlir::sopt::cuda;
+
+namespace {
+
+RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
+
+int64_t bytesOf(RankedTensorType type) {
+  return type.getNumElements() * storageBytes(type.getElementType());
+}
+
+class HostWriter {
+public:
+  HostWriter(func::FuncOp fn, const DenseMap<Operation *, KernelLaunch> &kernels)
+      : fn(fn), kernels(kernels) {}
+
+  LogicalResult write(llvm::raw_ostream &os, llvm::raw_ostream *header);
+
+private:
+  LogicalResult checkSignature();
+  /// The pointer that holds `v`, allocating an intermediate when `v` is not
+  /// a function result.
+  std::string destination(Value v);
+  LogicalResult emitOp(Operation *op);
+  LogicalResult emitMatmul(MatmulOp op);
+  LogicalResult emitConstant(ConstantOp op);
+
+  func::FuncOp fn;
+  const DenseMap<Operation *, KernelLaunch> &kernels;
+  DenseMap<Value, std::string> pointer;
+  DenseMap<Value, std::string> resultSlot; // values the caller receives
+  SmallVector<std::string> intermediates;
+  std::string declarations, body, statics;
+  unsigned counter = 0;
+};
+
+LogicalResult HostWriter::checkSignature() {
+  for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes())) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    if (!tensor || !tensor.hasStaticShape() ||
+        sparse_tensor::getSparseTensorEncoding(tensor) ||
+        !storageType(tensor.getElementType()))
+      return fn.emitOpError() << "has the argument or result type " << t
+                              << "; the CUDA emitter takes statically shaped "
+                                 "dense tensors of f32, f16, bf16, f64, i1, "
+                                 "i32 or i64";
+  }
+  return success();
+}
+
+std::string HostWriter::destination(Value v) {
+  if (auto it = pointer.find(v); it != pointer.end())
+    return it->second;
+  std::string name;
+  if (auto it = resultSlot.find(v); it != resultSlot.end()) {
+    name = it->second;
+    resultSlot.erase(it); // a value returned twice is copied the second time
+  } else {
+    auto type = tensorType(v);
+    name = "t" + std::to_string(counter++);
+    declarations += "  " + *storageType(type.getElementType()) + " *" + name +
+                    " = nullptr;\n";
+    body += llvm::formatv("    SOPT_TRY(cudaMallocAsync(&{0}, {1}, stream));\n",
+                          name, bytesOf(type));
+    intermediates.push_back(name);
+  }
+  pointer[v] = name;
+  return name;
+}
+
+LogicalResult HostWriter::emitMatmul(MatmulOp op) {
+  auto lhs = op.getLhs().getType(), result = op.getType();
+  int64_t rank = result.getRank();
+  int64_t m = result.getDimSize(rank - 2), n = result.getDimSize(rank - 1);
+  int64_t k = lhs.getDimSize(rank - (op.getTransposeLhs() ? 2 : 1));
+  int64_t batch = result.getNumElements() / (m * n);
+  Type element = result.getElementType();
+  // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets B first.
+  std::string opB = op.getTransposeRhs() ? "CUBLAS_OP_T" : "CUBLAS_OP_N";
+  std::string opA = op.getTransposeLhs() ? "CUBLAS_OP_T" : "CUBLAS_OP_N";
+  int64_t ldb = op.getTransposeRhs() ? k : n;
+  int64_t lda = op.getTransposeLhs() ? m : k;
+  std::string a = pointer.lookup(op.getLhs()), b = pointer.lookup(op.getRhs());
+  std::string c = destination(op.getResult());
+  body += "    SOPT_TRY_CUBLAS(cublasSetStream(sopt_cublas(), stream));\n";
+  if (element.isF32()) {
+    body += llvm::formatv(
+        "    SOPT_TRY_CUBLAS(cublasSgemmStridedBatched(sopt_cublas(), {0}, {1}, "
+        "{2}, {3}, {4}, &one, {5}, {6}, {7}, {8}, {9}, {10}, &zero, {11}, {2}, "
+        "{12}, {13}));\n",
+        opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch);
+    return success();
+  }
+  if (!element.isF16() && !element.isBF16())
+    return op.emitOpError("has an element type the cuBLAS call does not take "
+                          "(f32, f16 and bf16 are supported)");
+  std::string dataType = element.isF16() ? "CUDA_R_16F" : "CUDA_R_16BF";
+  body += llvm::formatv(
+      "    SOPT_TRY_CUBLAS(cublasGemmStridedBatchedEx(sopt_cublas(), {0}, {1}, "
+      "{2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
+      "{11}, {14}, {2}, {12}, {13}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));\n",
+      opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType);
+  return success();
+}
+
+LogicalResult HostWriter::emitConstant(ConstantOp op) {
+  auto attr = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!attr)
+    return op.emitOpError("is not a dense constant; the CUDA emitter uploads "
+                          "dense constants only");
+  auto type = op.getType();
+  std::string data = fn.getName().str() + "_constant" + std::to_string(counter);
+  int64_t width = storageBytes(type.getElementType());
+  std::string bytes;
+  llvm::raw_string_ostream os(bytes);
+  int64_t written = 0;
+  auto emitBits = [&](uint64_t bits) {
+    for (int64_t i = 0; i < width; ++i, ++written)
+      os << (written % 16 == 0 ? "\n    " : " ") << ((bits >> (8 * i)) & 0xff)
+         << ",";
+  };
+  if (isa<FloatType>(type.getElementType()))
+    for (APFloat v : attr.getValues<APFloat>())
+      emitBits(v.bitcastToAPInt().getZExtValue());
+  else
+    for (APInt v : attr.getValues<APInt>())
+      emitBits(v.getZExtValue());
+  statics += "static const unsigned char " + data + "[] = {" + bytes + "\n};\n\n";
+  std::string dest = destination(op.getResult());
+  body += llvm::formatv(
+      "    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2}, cudaMemcpyHostToDevice, stream));\n",
+      dest, data, bytesOf(type));
+  return success();
+}
+
+LogicalResult HostWriter::emitOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](FusionOp fusion) -> LogicalResult {
+        auto it = kernels.find(op);
+        if (it == kernels.end())
+          return fusion.emitOpError("has no kernel");
+        const KernelLaunch &launch = it->second;
+        SmallVector<std::string> args;
+        for (Value input : fusion.getInputs())
+          args.push_back(pointer.lookup(input));
+        for (Value result : fusion.getResults())
+          args.push_back(destination(result));
+        body += "    // " + launch.summary + "\n";
+        body += llvm::formatv("    {0}<<<{1}, {2}, {3}, stream>>>(", launch.name,
+                              launch.grid, launch.block, launch.sharedBytes);
+        body += llvm::join(args, ", ") + ");\n";
+        body += "    SOPT_TRY(cudaGetLastError());\n";
+        return success();
+      })
+      .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })
+      .Case([&](ReshapeOp reshape) -> LogicalResult {
+        // Row-major reshapes move no data: the result aliases the input.
+        pointer[reshape.getResult()] = pointer.lookup(reshape.getInput());
+        return success();
+      })
+      .Case([&](ConstantOp constant) { return emitConstant(constant); })
+      .Case([&](func::ReturnOp ret) -> LogicalResult {
+        for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+          std::string result = "result" + std::to_string(i);
+          if (pointer.lookup(v) != result)
+            body += llvm::formatv("    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2}, "
+                                  "cudaMemcpyDeviceToDevice, stream));\n",
+                                  result, pointer.lookup(v), bytesOf(tensorType(v)));
+        }
+        return success();
+      })
+      .Default([](Operation *op) -> LogicalResult {
+        return op->emitOpError(
+            "is not supported by the CUDA emitter yet (run the sparse-opt "
+            "pipeline first; fusion regions, matmul, reshape and constants "
+            "are lowered)");
+      });
+}
+
+LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header) {
+  if (failed(checkSignature()))
+    return failure();
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitOpError("has control flow; the CUDA emitter takes one block");
+
+  SmallVector<std::string> params;
+  for (auto [i, arg] : llvm::enumerate(fn.getArguments())) {
+    std::string name = "arg" + std::to_string(i);
+    params.push_back("const " + *storageType(tensorType(arg).getElementType()) +
+                     " *" + name);
+    pointer[arg] = name;
+  }
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    params.push_back(*storageType(tensorType(v).getElementType()) + " *result" +
+                     std::to_string(i));
+    // The producer writes straight into the caller's buffer; arguments and
+    // values returned twice are copied at the return.
+    if (!isa<BlockArgument>(v) && !resultSlot.count(v) && !isa<ReshapeOp>(v.getDefiningOp()))
+      resultSlot[v] = "result" + std::to_string(i);
+  }
+  params.push_back("cudaStream_t stream");
+
+  for (Operation &op : fn.getBody().front())
+    if (failed(emitOp(&op)))
+      return failure();
+
+  std::string signature = "extern \"C\" cudaError_t " + fn.getName().str() + "(" +
+                          llvm::join(params, ", ") + ")";
+  if (header)
+    *header << signature << ";\n";
+  os << statics << signature << " {\n" << declarations
+     << "  auto run = [&]() -> cudaError_t {\n"
+     << body << "    return cudaSuccess;\n  };\n"
+     << "  const cudaError_t status = run();\n";
+  for (const std::string &t : llvm::reverse(intermediates))
+    os << "  if (" << t << ")\n    cudaFreeAsync(" << t << ", stream);\n";
+  os << "  return status;\n}\n\n";
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+sopt::cuda::emitHostFunction(func::FuncOp fn,
+                             const DenseMap<Operation *, KernelLaunch> &kernels,
+                             llvm::raw_ostream &os, llvm::raw_ostream *header) {
+  return HostWriter(fn, kernels).write(os, header);
+}

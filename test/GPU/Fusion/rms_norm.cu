@@ -1,0 +1,41 @@
+// RMSNorm with scale: block rows of 8192, bf16 warp rows, and 3x5.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/rms_norm.cu %s -o %t
+// RUN: %t | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "Harness.h"
+#include "rms_norm.h"
+
+using namespace harness;
+
+template <typename T, typename Fn>
+void run(Report &report, const char *name, Fn fn, int rows, int cols) {
+  Tensor<T> x(size_t(rows) * cols), g(cols), y(size_t(rows) * cols);
+  x.randomize(-2, 2);
+  g.randomize(0.5, 1.5);
+  y.poison();
+  launch(fn, x.device, g.device, y.device);
+  y.download();
+  std::vector<double> ref(y.size);
+  for (int r = 0; r < rows; ++r) {
+    const double *row = &x.values[size_t(r) * cols];
+    double meanSquare = 0;
+    for (int c = 0; c < cols; ++c)
+      meanSquare += row[c] * row[c];
+    meanSquare /= cols;
+    for (int c = 0; c < cols; ++c)
+      ref[size_t(r) * cols + c] = row[c] / std::sqrt(meanSquare + 1e-6) * g.values[c];
+  }
+  report.check(name, relativeError(y.values, ref), tolerance<T>());
+}
+
+int main() {
+  Report report;
+  run<float>(report, "rms_norm_f32_513x8192", rms_norm_f32_513x8192, 513, 8192);
+  run<__nv_bfloat16>(report, "rms_norm_bf16_100x1024", rms_norm_bf16_100x1024, 100, 1024);
+  run<float>(report, "rms_norm_f32_3x5", rms_norm_f32_3x5, 3, 5);
+  return report.exitCode();
+}

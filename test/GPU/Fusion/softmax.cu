@@ -1,0 +1,43 @@
+// Softmax over rows: sub-warp rows of odd width, block rows, a single row of
+// 7, and bf16 storage.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/softmax.cu %s -o %t
+// RUN: %t | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "Harness.h"
+#include "softmax.h"
+
+using namespace harness;
+
+template <typename T, typename Fn>
+void run(Report &report, const char *name, Fn fn, int rows, int cols) {
+  Tensor<T> x(size_t(rows) * cols), y(size_t(rows) * cols);
+  x.randomize(-8, 8);
+  y.poison();
+  launch(fn, x.device, y.device);
+  y.download();
+  std::vector<double> ref(y.size);
+  for (int r = 0; r < rows; ++r) {
+    const double *row = &x.values[size_t(r) * cols];
+    double max = -INFINITY, sum = 0;
+    for (int c = 0; c < cols; ++c)
+      max = std::max(max, row[c]);
+    for (int c = 0; c < cols; ++c)
+      sum += std::exp(row[c] - max);
+    for (int c = 0; c < cols; ++c)
+      ref[size_t(r) * cols + c] = std::exp(row[c] - max) / sum;
+  }
+  report.check(name, relativeError(y.values, ref), tolerance<T>());
+}
+
+int main() {
+  Report report;
+  run<float>(report, "softmax_f32_4096x333", softmax_f32_4096x333, 4096, 333);
+  run<float>(report, "softmax_f32_200x4096", softmax_f32_200x4096, 200, 4096);
+  run<float>(report, "softmax_f32_1x7", softmax_f32_1x7, 1, 7);
+  run<__nv_bfloat16>(report, "softmax_bf16_1000x512", softmax_bf16_1000x512, 1000, 512);
+  return report.exitCode();
+}

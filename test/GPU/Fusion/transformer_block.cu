@@ -1,0 +1,118 @@
+// The shipped example end to end: cuBLAS matmuls, fused head split and merge
+// (reshape + transpose), the attention softmax and two fused LayerNorm
+// epilogues, against a float64 reference of the whole block.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/transformer_block.cu %s -lcublas -o %t
+// RUN: %t | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "Harness.h"
+#include "transformer_block.h"
+
+using namespace harness;
+
+namespace {
+constexpr int kTokens = 128, kHidden = 768, kHeads = 12, kHeadDim = 64,
+              kMlp = 3072;
+using Matrix = std::vector<double>;
+
+Matrix matmul(const Matrix &a, const Matrix &b, int m, int k, int n) {
+  Matrix c(size_t(m) * n, 0.0);
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p) {
+      double aip = a[size_t(i) * k + p];
+      for (int j = 0; j < n; ++j)
+        c[size_t(i) * n + j] += aip * b[size_t(p) * n + j];
+    }
+  return c;
+}
+
+void layerNorm(Matrix &x, const Matrix &g, const Matrix &b, int rows, int cols) {
+  for (int r = 0; r < rows; ++r) {
+    double *row = &x[size_t(r) * cols];
+    double mean = 0, var = 0;
+    for (int c = 0; c < cols; ++c)
+      mean += row[c];
+    mean /= cols;
+    for (int c = 0; c < cols; ++c)
+      var += (row[c] - mean) * (row[c] - mean);
+    var /= cols;
+    for (int c = 0; c < cols; ++c)
+      row[c] = (row[c] - mean) / std::sqrt(var + 1e-12) * g[c] + b[c];
+  }
+}
+
+Matrix reference(const std::vector<const Matrix *> &in) {
+  const Matrix &x = *in[0];
+  Matrix q = matmul(x, *in[1], kTokens, kHidden, kHidden);
+  Matrix k = matmul(x, *in[2], kTokens, kHidden, kHidden);
+  Matrix v = matmul(x, *in[3], kTokens, kHidden, kHidden);
+  Matrix attended(size_t(kTokens) * kHidden, 0.0);
+  for (int h = 0; h < kHeads; ++h)
+    for (int i = 0; i < kTokens; ++i) {
+      std::vector<double> p(kTokens);
+      double max = -INFINITY, sum = 0;
+      for (int j = 0; j < kTokens; ++j) {
+        double s = 0;
+        for (int d = 0; d < kHeadDim; ++d)
+          s += q[size_t(i) * kHidden + h * kHeadDim + d] *
+               k[size_t(j) * kHidden + h * kHeadDim + d];
+        p[j] = s * 0.125;
+        max = std::max(max, p[j]);
+      }
+      for (int j = 0; j < kTokens; ++j)
+        sum += p[j] = std::exp(p[j] - max);
+      for (int j = 0; j < kTokens; ++j)
+        for (int d = 0; d < kHeadDim; ++d)
+          attended[size_t(i) * kHidden + h * kHeadDim + d] +=
+              p[j] / sum * v[size_t(j) * kHidden + h * kHeadDim + d];
+    }
+  Matrix h1 = matmul(attended, *in[4], kTokens, kHidden, kHidden);
+  for (size_t i = 0; i < h1.size(); ++i)
+    h1[i] += x[i];
+  layerNorm(h1, *in[5], *in[6], kTokens, kHidden);
+  Matrix up = matmul(h1, *in[7], kTokens, kHidden, kMlp);
+  for (size_t i = 0; i < up.size(); ++i) {
+    double s = up[i] + (*in[8])[i % kMlp];
+    up[i] = 0.5 * s * (1.0 + std::erf(s / std::sqrt(2.0)));
+  }
+  Matrix y = matmul(up, *in[9], kTokens, kMlp, kHidden);
+  for (size_t i = 0; i < y.size(); ++i)
+    y[i] += (*in[10])[i % kHidden] + h1[i];
+  layerNorm(y, *in[11], *in[12], kTokens, kHidden);
+  return y;
+}
+} // namespace
+
+int main() {
+  Report report;
+  const size_t th = size_t(kTokens) * kHidden, hh = size_t(kHidden) * kHidden,
+               hm = size_t(kHidden) * kMlp;
+  Tensor<float> x(th), wq(hh), wk(hh), wv(hh), wo(hh), g1(kHidden), b1(kHidden),
+      w1(hm), bias1(kMlp), w2(hm), bias2(kHidden), g2(kHidden), b2(kHidden), y(th);
+  // Weights scaled like a trained layer: activations stay O(1).
+  double scale = 1.0 / std::sqrt(double(kHidden));
+  x.randomize(-1, 1);
+  for (Tensor<float> *w : {&wq, &wk, &wv, &wo, &w1})
+    w->randomize(-scale, scale);
+  w2.randomize(-0.5 * scale, 0.5 * scale);
+  g1.randomize(0.5, 1.5);
+  g2.randomize(0.5, 1.5);
+  b1.randomize(-0.5, 0.5);
+  b2.randomize(-0.5, 0.5);
+  bias1.randomize(-0.5, 0.5);
+  bias2.randomize(-0.5, 0.5);
+  y.poison();
+  launch(transformer_block, x.device, wq.device, wk.device, wv.device, wo.device,
+         g1.device, b1.device, w1.device, bias1.device, w2.device, bias2.device,
+         g2.device, b2.device, y.device);
+  y.download();
+  Matrix ref = reference({&x.values, &wq.values, &wk.values, &wv.values, &wo.values,
+                          &g1.values, &b1.values, &w1.values, &bias1.values,
+                          &w2.values, &bias2.values, &g2.values, &b2.values});
+  // Eight f32 GEMMs with K up to 3072 and two normalisations.
+  report.check("transformer_block_f32", relativeError(y.values, ref), 1e-4);
+  return report.exitCode();
+}

@@ -1,0 +1,127 @@
+//===- Harness.h - checking generated CUDA against float64 references -----===//
+//
+// The GPU tests call a host function that sparse-opt generated, on fresh
+// random inputs and poisoned outputs, and compare every output with a float64
+// reference computed here on the CPU (from the same rounded inputs) by
+// ||out - ref|| / ||ref||. A NaN anywhere, e.g. an element the kernel never
+// wrote, fails the check.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_TEST_GPU_HARNESS_H
+#define SPARSE_OPT_TEST_GPU_HARNESS_H
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK_CUDA(call)                                                       \
+  do {                                                                         \
+    cudaError_t err_ = (call);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
+                   cudaGetErrorString(err_));                                  \
+      std::exit(2);                                                            \
+    }                                                                          \
+  } while (0)
+
+namespace harness {
+
+inline double toDouble(float x) { return x; }
+inline double toDouble(__half x) { return __half2float(x); }
+inline double toDouble(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+template <typename T> T fromDouble(double x);
+template <> inline float fromDouble<float>(double x) { return float(x); }
+template <> inline __half fromDouble<__half>(double x) { return __float2half_rn(float(x)); }
+template <> inline __nv_bfloat16 fromDouble<__nv_bfloat16>(double x) {
+  return __float2bfloat16_rn(float(x));
+}
+
+/// Relative error a storage type may show: f32 rounding of the result, or
+/// one rounding of the output to 16 bits (inputs are already rounded).
+template <typename T> double tolerance();
+template <> inline double tolerance<float>() { return 1e-5; }
+template <> inline double tolerance<__half>() { return 2e-3; }
+template <> inline double tolerance<__nv_bfloat16>() { return 1.6e-2; }
+
+inline std::mt19937 &rng() {
+  static std::mt19937 engine(std::random_device{}()); // fresh inputs every run
+  return engine;
+}
+
+/// A device tensor with a host copy; `values` holds the host data widened
+/// to double (exactly what the device sees).
+template <typename T> struct Tensor {
+  size_t size = 0;
+  T *device = nullptr;
+  std::vector<T> host;
+  std::vector<double> values;
+
+  explicit Tensor(size_t n) : size(n), host(n), values(n) {
+    CHECK_CUDA(cudaMalloc(&device, std::max<size_t>(n, 1) * sizeof(T)));
+  }
+  Tensor(const Tensor &) = delete;
+  ~Tensor() { cudaFree(device); }
+
+  /// Uniform in [lo, hi), rounded to T, uploaded.
+  void randomize(double lo = -1.0, double hi = 1.0) {
+    std::uniform_real_distribution<double> dist(lo, hi);
+    for (size_t i = 0; i < size; ++i) {
+      host[i] = fromDouble<T>(dist(rng()));
+      values[i] = toDouble(host[i]);
+    }
+    CHECK_CUDA(cudaMemcpy(device, host.data(), size * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  /// All bytes 0xff: NaN in every float format.
+  void poison() { CHECK_CUDA(cudaMemset(device, 0xff, size * sizeof(T))); }
+  void download() {
+    CHECK_CUDA(cudaMemcpy(host.data(), device, size * sizeof(T), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < size; ++i)
+      values[i] = toDouble(host[i]);
+  }
+};
+
+inline double relativeError(const std::vector<double> &out,
+                            const std::vector<double> &ref) {
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i]))
+      return INFINITY;
+    err += (out[i] - ref[i]) * (out[i] - ref[i]);
+    norm += ref[i] * ref[i];
+  }
+  return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
+}
+
+/// Counts failures; prints one line per check.
+struct Report {
+  int failures = 0;
+  void check(const std::string &name, double err, double tol) {
+    bool pass = err <= tol;
+    std::printf("%-44s rel_err=%.3e tol=%.1e %s\n", name.c_str(), err, tol,
+                pass ? "PASS" : "FAIL");
+    failures += !pass;
+  }
+  int exitCode() const {
+    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "PASSED", failures);
+    return failures ? 1 : 0;
+  }
+};
+
+/// Runs a generated host function and waits for it.
+template <typename Fn, typename... Args> void launch(Fn fn, Args... args) {
+  CHECK_CUDA(fn(args..., cudaStream_t(0)));
+  CHECK_CUDA(cudaDeviceSynchronize());
+}
+
+} // namespace harness
+
+#endif // SPARSE_OPT_TEST_GPU_HARNESS_H
