@@ -51,6 +51,7 @@ public:
         target(target) {}
 
   ReusePlan run() {
+    sharedBudget = target.sharedMemoryPerBlock;
     computePhases();
     planGroups();
     allocateShared();
@@ -81,12 +82,17 @@ private:
       MemoryLevel level = backboneLevel(mapping, target);
       SmallVector<ReduceOp> reduces{group.backbone};
       llvm::append_range(reduces, group.subBackbones);
+      // A row spanning several warps is reduced through shared scratch, also
+      // on the way to a grid-wide combine.
+      bool blockReduction = mapping.getThreadsPerRow() > target.warpSize ||
+                            level == MemoryLevel::Shared;
       for (ReduceOp reduce : reduces) {
         plan.backboneResult[reduce] = level;
-        if (level == MemoryLevel::Shared) {
+        if (blockReduction) {
           int64_t p = phase.lookup(reduce.getInput());
-          requests.push_back({reduce.getResult(),
-                              reductionScratchBytes(mapping, target), p, p + 1});
+          int64_t bytes = reductionScratchBytes(mapping, target);
+          requests.push_back({reduce.getResult(), bytes, p, p + 1});
+          sharedBudget -= alignTo(bytes, kSharedAlignment);
         }
       }
       planCaches(group, mapping);
@@ -126,9 +132,12 @@ private:
       if (isRowKind(mapping.getKind()) &&
           perThread <= target.registerElementsPerThread) {
         plan.cached[value] = MemoryLevel::Register;
-      } else if (blockBytes <= target.sharedMemoryPerBlock / 2) {
+      } else if (alignTo(blockBytes, kSharedAlignment) <= sharedBudget) {
+        // Admitted against what is left of the block's shared memory, before
+        // any lifetime reuse: the total can never exceed the budget.
         plan.cached[value] = MemoryLevel::Shared;
         requests.push_back({value, blockBytes, first, last});
+        sharedBudget -= alignTo(blockBytes, kSharedAlignment);
       } else {
         plan.cached[value] = MemoryLevel::Global; // re-read from its source
       }
@@ -217,6 +226,7 @@ private:
   DenseMap<Value, int64_t> phase;
   DenseMap<Operation *, int64_t> usePhase;
   SmallVector<Request> requests;
+  int64_t sharedBudget = 0;
   ReusePlan plan;
 };
 

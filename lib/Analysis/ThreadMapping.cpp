@@ -94,13 +94,12 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, const GpuTarget &target,
   int64_t rowsPerBlock = threads / perRow;
   int64_t blocks = ceilDiv(rows, rowsPerBlock);
   int64_t blocksPerRow = 1;
-  // Too few rows to fill the SMs: split each long row across blocks, as far
-  // as one wave allows (the partial results meet at a grid-wide barrier).
-  int64_t wave = target.blocksPerWave(threads, 0);
+  // Too few rows to fill the SMs: split each long row across blocks. The
+  // partial results meet at a grid-wide barrier, so every block must be
+  // resident: at most one block per SM, which any block of at most 1024
+  // threads (at most 64 registers each under its launch bounds) achieves.
   if (kind == MappingKind::BlockRows && blocks * 2 <= target.smCount) {
-    blocksPerRow = std::min(ceilDiv(target.smCount, blocks),
-                            ceilDiv(cols, perRow * vec));
-    blocksPerRow = std::min(blocksPerRow, wave / blocks);
+    blocksPerRow = std::min(target.smCount / blocks, ceilDiv(cols, perRow * vec));
     if (blocksPerRow > 1)
       kind = MappingKind::SplitRow;
     else

@@ -39,10 +39,19 @@ void recordPlan(FusionOp fusion, const ReusePlan &plan) {
   }
   if (!fusion.getInputs().empty())
     fusion->setAttr(attr::kArgCache, b.getArrayAttr(argCache));
-  for (auto [value, slot] : plan.sharedSlots)
-    if (Operation *def = value.getDefiningOp())
-      def->setAttr(attr::kSharedSlot,
-                   b.getDenseI64ArrayAttr({slot.offset, slot.bytes}));
+  SmallVector<Attribute> argSlots(fusion.getInputs().size(), b.getUnitAttr());
+  bool anyArgSlot = false;
+  for (auto [value, slot] : plan.sharedSlots) {
+    auto slotAttr = b.getDenseI64ArrayAttr({slot.offset, slot.bytes});
+    if (Operation *def = value.getDefiningOp()) {
+      def->setAttr(attr::kSharedSlot, slotAttr);
+    } else {
+      argSlots[cast<BlockArgument>(value).getArgNumber()] = slotAttr;
+      anyArgSlot = true;
+    }
+  }
+  if (anyArgSlot)
+    fusion->setAttr(attr::kArgSharedSlot, b.getArrayAttr(argSlots));
   fusion->setAttr(attr::kSharedBytes, b.getI64IntegerAttr(plan.sharedBytes));
   fusion->setAttr(attr::kGridBarriers, b.getI64IntegerAttr(plan.gridBarriers));
 }

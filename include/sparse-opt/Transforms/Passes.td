@@ -151,12 +151,22 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
     memory with a grid-wide barrier when every grid fits in one wave;
     otherwise the region is split into one kernel per side.
 
+    Softmax over 512 rows of 8192 (one row per 256-thread block): both
+    reductions go through shared scratch, live in overlapping phases, so they
+    get separate slots; the input and `exp` stay in registers between phases.
+
     ```mlir
-    %r = sopt.fusion ins(%x : tensor<16x8192xf32>) -> tensor<16x8192xf32>
-        attributes {sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 2112 : i64} {
-    ^bb0(%a: tensor<16x8192xf32>):
-      %s = sopt.reduce sum %a dims = [1] keep_dims {sopt.backbone,
-          sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>, ...}
+    %0 = sopt.fusion ins(%x : tensor<512x8192xf32>) attributes {
+        sopt.arg_cache = [#sopt.memory<register>], sopt.grid_barriers = 0 : i64,
+        sopt.smem_bytes = 96 : i64} -> tensor<512x8192xf32> {
+    ^bb0(%a: tensor<512x8192xf32>):
+      %1 = sopt.reduce max %a dims = [1] keep_dims {sopt.backbone, ...,
+          sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>}
+      ...
+      %4 = sopt.exp %3 {sopt.cache = #sopt.memory<register>, ...}
+      %5 = sopt.reduce sum %4 dims = [1] keep_dims {...,
+          sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 48, 48>,
+          sopt.sub_backbone}
       ...
     }
     ```

@@ -87,6 +87,7 @@ private:
                                                                   : row;
   }
   bool isElementwise() const { return !group.hasBackbone(); }
+  bool isSplit() const { return mapping.getBlocksPerRow() > 1; }
   /// Statements of the row scope sit in the row loop, element statements in
   /// the innermost (vector) loop.
   std::string indent(const Scope &scope) const {
@@ -112,6 +113,7 @@ private:
   int64_t phases = 1;
   DenseMap<Value, std::string> accumulator; // reduce result -> variable
   DenseMap<Value, std::string> cacheArray;  // row value -> register array
+  int64_t reductions = 0;                    // in emission order
   int64_t items = 1;                        // chunks per thread and row
   int64_t currentPhase = 0;
 
@@ -136,6 +138,7 @@ LogicalResult KernelWriter::checkSupported() {
   case MappingKind::SubwarpRows:
   case MappingKind::WarpRows:
   case MappingKind::BlockRows:
+  case MappingKind::SplitRow:
     break;
   default:
     return backbone.emitOpError()
@@ -326,6 +329,8 @@ void KernelWriter::writeSignature(llvm::raw_ostream &os) {
   for (auto [i, type] : llvm::enumerate(fusion.getResultTypes()))
     params.push_back(*storageType(cast<RankedTensorType>(type).getElementType()) +
                      " *__restrict__ out" + std::to_string(i));
+  if (isSplit())
+    params.push_back("float *__restrict__ scratch");
   llvm::interleave(params, os, ",\n    ");
   os << ") {\n";
 }
@@ -343,7 +348,8 @@ void KernelWriter::storeOutputs(int64_t phase, bool rowScalars) {
     std::string out = "out" + std::to_string(i);
     std::string x = value(v, map);
     if (rowScalars) {
-      row.body += "    if (rowValid && lane == 0)\n      " + out + "[" +
+      row.body += std::string("    if (rowValid && lane == 0") +
+                  (isSplit() ? " && segment == 0" : "") + ")\n      " + out + "[" +
                   offsetOf(map, type.getShape(), dimNames) +
                   "] = sopt::fromFloat<" + storage + ">(" + x + ");\n";
       continue;
@@ -452,6 +458,22 @@ std::string KernelWriter::elementLoop(int64_t phase) {
           "reinterpret_cast<float *>(smem + {2}));\n",
           acc, opName, offset);
     }
+    if (isSplit()) {
+      // Each block holds its segment's partial: publish it, wait for every
+      // block, then combine the row's partials in a fixed order.
+      std::string partials = "(scratch + (" + std::to_string(reductions) +
+                             " * kRows + row) * kBlocksPerRow)";
+      finish += llvm::formatv(
+          "    if (rowValid && lane == 0)\n"
+          "      {0}[segment] = {1};\n"
+          "    cooperative_groups::this_grid().sync();\n"
+          "    {1} = {2}::identity();\n"
+          "    if (rowValid)\n"
+          "      for (int s = 0; s < kBlocksPerRow; ++s)\n"
+          "        {1} = {2}::combine({1}, {0}[s]);\n",
+          partials, acc, opName);
+    }
+    ++reductions;
   }
   // Row values the reuse plan keeps in registers for later phases.
   for (Operation *op : group.ops) {
@@ -490,7 +512,7 @@ std::string KernelWriter::elementLoop(int64_t phase) {
   std::string loop;
   loop += "#pragma unroll\n"
           "    for (int it = 0; it < kItems; ++it) {\n"
-          "      const int64_t col0 = (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
+          "      const int64_t col0 = kSegmentStart + (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
           "      if (!rowValid || col0 >= kCols)\n"
           "        continue;\n";
   SmallVector<int64_t> reducedExtents;
@@ -529,8 +551,12 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
     }
   }
   int64_t vector = mapping.getVectorWidth();
-  items = (mapping.getCols() + mapping.getThreadsPerRow() * vector - 1) /
-          (mapping.getThreadsPerRow() * vector);
+  int64_t chunk = mapping.getThreadsPerRow() * vector; // one pass of a row's threads
+  // A split row gives each block a segment of whole passes.
+  int64_t segment = (mapping.getCols() + mapping.getBlocksPerRow() - 1) /
+                    mapping.getBlocksPerRow();
+  segment = (segment + chunk - 1) / chunk * chunk;
+  items = segment / chunk;
 
   std::string phasesText;
   for (int64_t p = 0; p < phases; ++p) {
@@ -559,14 +585,25 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
      << "  constexpr int kRowsPerBlock = " << mapping.getRowsPerBlock() << ";\n"
      << "  constexpr int kVector = " << vector << ";\n"
      << "  constexpr int kItems = " << items << "; // chunks per thread and row\n";
+  if (isSplit())
+    os << "  constexpr int kBlocksPerRow = " << mapping.getBlocksPerRow()
+       << "; // a row's segments, one per block\n"
+       << "  const int segment = blockIdx.x % kBlocksPerRow;\n"
+       << "  const int64_t kSegmentStart = int64_t(segment) * " << segment << ";\n";
+  else
+    os << "  constexpr int64_t kSegmentStart = 0;\n";
   if (needsShared)
     os << "  extern __shared__ __align__(16) unsigned char smem[];\n";
   os << "  const int lane = threadIdx.x % kThreadsPerRow;\n"
      << "  const int rowInBlock = threadIdx.x / kThreadsPerRow;\n"
      << "  // Whole blocks iterate together, so every thread reaches each\n"
      << "  // reduction; threads past the last row only contribute identities.\n"
-     << "  for (int64_t rowBase = int64_t(blockIdx.x) * kRowsPerBlock; rowBase < kRows;\n"
-     << "       rowBase += int64_t(gridDim.x) * kRowsPerBlock) {\n"
+     << (isSplit()
+             ? "  // Every block is resident (cooperative launch): one pass, no stride.\n"
+               "  for (int64_t rowBase = int64_t(blockIdx.x / kBlocksPerRow) * kRowsPerBlock;\n"
+               "       rowBase < kRows; rowBase += kRows) {\n"
+             : "  for (int64_t rowBase = int64_t(blockIdx.x) * kRowsPerBlock; rowBase < kRows;\n"
+               "       rowBase += int64_t(gridDim.x) * kRowsPerBlock) {\n")
      << "    const int64_t row = rowBase + rowInBlock;\n"
      << "    const bool rowValid = row < kRows;\n"
      << delinearize("row", parallelExtents, parallelNames, "    ",
@@ -586,6 +623,11 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   if (auto bytes = fusion->getAttrOfType<IntegerAttr>(attr::kSharedBytes);
       bytes && mapping.getThreadsPerRow() > 32)
     launch.sharedBytes = bytes.getInt();
+  if (!isElementwise() && isSplit()) {
+    launch.cooperative = true;
+    launch.scratchFloats = mapping.getRows() * mapping.getBlocksPerRow() *
+                           (1 + static_cast<int64_t>(group.subBackbones.size()));
+  }
 
   std::string body;
   llvm::raw_string_ostream bodyOs(body);
@@ -609,8 +651,9 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
     << " | smem " << launch.sharedBytes << " B";
   if (group.hasBackbone())
     s << " | reductions in "
-      << (mapping.getThreadsPerRow() <= 32 ? "registers (warp shuffles)"
-                                           : "shared memory");
+      << (isSplit() ? "global memory (grid-wide barrier)"
+          : mapping.getThreadsPerRow() <= 32 ? "registers (warp shuffles)"
+                                              : "shared memory");
   s << " | " << cacheArray.size() << " row value(s) cached in registers";
   launch.summary = summary;
 

@@ -13,6 +13,10 @@ namespace mlir::sopt::cuda {
 struct KernelLaunch {
   std::string name;
   int64_t grid = 1, block = 1, sharedBytes = 0;
+  /// Blocks meet at grid-wide barriers: launched cooperatively, with a
+  /// global scratch buffer of `scratchFloats` floats as its last argument.
+  bool cooperative = false;
+  int64_t scratchFloats = 0;
   std::string summary;
 };
 

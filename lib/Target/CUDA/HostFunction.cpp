@@ -158,10 +158,32 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         for (Value result : fusion.getResults())
           args.push_back(destination(result));
         body += "    // " + launch.summary + "\n";
-        body += llvm::formatv("    {0}<<<{1}, {2}, {3}, stream>>>(", launch.name,
-                              launch.grid, launch.block, launch.sharedBytes);
-        body += llvm::join(args, ", ") + ");\n";
-        body += "    SOPT_TRY(cudaGetLastError());\n";
+        if (!launch.cooperative) {
+          body += llvm::formatv("    {0}<<<{1}, {2}, {3}, stream>>>(", launch.name,
+                                launch.grid, launch.block, launch.sharedBytes);
+          body += llvm::join(args, ", ") + ");\n";
+          body += "    SOPT_TRY(cudaGetLastError());\n";
+          return success();
+        }
+        // Grid-wide barriers need every block resident: a cooperative
+        // launch, which fails (instead of hanging) when they do not fit.
+        std::string scratch = "t" + std::to_string(counter++);
+        declarations += "  float *" + scratch + " = nullptr;\n";
+        intermediates.push_back(scratch);
+        body += llvm::formatv("    SOPT_TRY(cudaMallocAsync(&{0}, {1}, stream));\n",
+                              scratch, launch.scratchFloats * 4);
+        args.push_back(scratch);
+        body += "    {\n";
+        SmallVector<std::string> addresses;
+        for (auto [i, arg] : llvm::enumerate(args)) {
+          body += llvm::formatv("      auto *p{0} = {1};\n", i, arg);
+          addresses.push_back("&p" + std::to_string(i));
+        }
+        body += "      void *params[] = {" + llvm::join(addresses, ", ") + "};\n";
+        body += llvm::formatv(
+            "      SOPT_TRY(cudaLaunchCooperativeKernel((const void *){0}, {1}, {2}, "
+            "params, {3}, stream));\n    }\n",
+            launch.name, launch.grid, launch.block, launch.sharedBytes);
         return success();
       })
       .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })

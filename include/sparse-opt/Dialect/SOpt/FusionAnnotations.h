@@ -24,6 +24,8 @@ inline constexpr llvm::StringLiteral kResultMemory = "sopt.result_memory";
 inline constexpr llvm::StringLiteral kCache = "sopt.cache";         // #sopt.memory
 inline constexpr llvm::StringLiteral kArgCache = "sopt.arg_cache";  // [#sopt.memory | unit]
 inline constexpr llvm::StringLiteral kSharedSlot = "sopt.smem";     // [offset, bytes]
+// Per region argument: its shared cache slot [offset, bytes], or unit.
+inline constexpr llvm::StringLiteral kArgSharedSlot = "sopt.arg_smem";
 inline constexpr llvm::StringLiteral kSharedBytes = "sopt.smem_bytes";
 inline constexpr llvm::StringLiteral kGridBarriers = "sopt.grid_barriers";
 } // namespace mlir::sopt::attr

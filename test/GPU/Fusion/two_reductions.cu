@@ -1,0 +1,35 @@
+// Two reductions of different shapes in one subgraph (row sums, then their
+// maximum), split into two kernels because the first grid exceeds one wave.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/two_reductions.cu %s -o %t
+// RUN: %t | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "Harness.h"
+#include "two_reductions.h"
+
+using namespace harness;
+
+int main() {
+  Report report;
+  const int rows = 65536, cols = 1024;
+  Tensor<float> x(size_t(rows) * cols), max(1), sums(rows);
+  x.randomize(-1, 1);
+  max.poison();
+  sums.poison();
+  launch(row_sum_max_f32_65536x1024, x.device, max.device, sums.device);
+  max.download();
+  sums.download();
+  std::vector<double> refSums(rows);
+  double refMax = -INFINITY;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c)
+      refSums[r] += x.values[size_t(r) * cols + c];
+    refMax = std::max(refMax, refSums[r]);
+  }
+  report.check("row_sum_max_f32 sums", relativeError(sums.values, refSums), 1e-5);
+  report.check("row_sum_max_f32 max", relativeError(max.values, {refMax}), 1e-5);
+  return report.exitCode();
+}
