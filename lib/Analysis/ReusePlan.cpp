@@ -39,6 +39,9 @@ MemoryLevel backboneLevel(MappingAttr mapping, const GpuTarget &target) {
 /// Bytes of shared scratch a block-wide reduction needs: one partial per
 /// warp and per row, plus the broadcast slot of each row.
 int64_t reductionScratchBytes(MappingAttr mapping, const GpuTarget &target) {
+  // Columns: every thread's partial, combined across the block's slices.
+  if (mapping.getKind() == MappingKind::Columns)
+    return mapping.getThreadsPerBlock() * kAccumulatorBytes;
   int64_t warps = ceilDiv(mapping.getThreadsPerBlock(), target.warpSize);
   return (warps + mapping.getRowsPerBlock()) * kAccumulatorBytes;
 }
@@ -85,6 +88,7 @@ private:
       // A row spanning several warps is reduced through shared scratch, also
       // on the way to a grid-wide combine.
       bool blockReduction = mapping.getThreadsPerRow() > target.warpSize ||
+                            mapping.getKind() == MappingKind::Columns ||
                             level == MemoryLevel::Shared;
       for (ReduceOp reduce : reduces) {
         plan.backboneResult[reduce] = level;

@@ -54,26 +54,25 @@ MappingAttr elementwiseMapping(const FusionGroup &group, const GpuTarget &target
                           std::clamp<int64_t>(blocks, 1, cap));
 }
 
-/// Reduction over the leading dims: each thread owns `vec` adjacent columns
-/// (the contiguous, parallel extent); `slices` threads of a block walk the
-/// reduced rows in turn and combine in shared memory; when the columns alone
-/// give too few blocks, the reduced extent is also split across blocks.
+/// Reduction over the leading dims: each thread owns one column of the
+/// contiguous parallel extent (a warp reads 32 adjacent columns: coalesced
+/// without vectors); `slices` threads of a block walk the reduced rows in
+/// turn and combine in shared memory. When the columns alone give too few
+/// blocks, the reduced extent is also split across blocks, at most one per
+/// SM so that all of them are resident for the grid-wide combine.
 MappingAttr columnMapping(int64_t parallel, int64_t reduced,
                           const GpuTarget &target, MLIRContext *ctx) {
-  int64_t vec = vectorWidthFor(parallel);
   int64_t columnThreads = std::min<int64_t>(
-      target.warpSize, llvm::PowerOf2Ceil(ceilDiv(parallel, vec)));
+      target.warpSize, llvm::PowerOf2Ceil(parallel));
   int64_t slices = kThreadsPerBlock / columnThreads;
-  int64_t columnBlocks = ceilDiv(parallel, columnThreads * vec);
-  int64_t wave = target.blocksPerWave(kThreadsPerBlock, 0);
+  int64_t columnBlocks = ceilDiv(parallel, columnThreads);
   int64_t split = 1;
-  if (columnBlocks < target.smCount)
-    split = std::clamp<int64_t>(
-        std::min(wave / columnBlocks, ceilDiv(reduced, 4 * slices)), 1,
-        wave);
+  if (columnBlocks * 2 <= target.smCount)
+    split = std::max<int64_t>(
+        1, std::min(target.smCount / columnBlocks, ceilDiv(reduced, 4 * slices)));
   return MappingAttr::get(ctx, MappingKind::Columns, parallel, reduced,
-                          kThreadsPerBlock, slices, columnThreads, split, vec,
-                          columnBlocks * split);
+                          kThreadsPerBlock, slices, columnThreads, split,
+                          /*vector_width=*/1, columnBlocks * split);
 }
 
 MappingAttr rowMapping(int64_t rows, int64_t cols, const GpuTarget &target,

@@ -136,11 +136,13 @@ func.func @split_row(%x: tensor<4x1048576xf32>) -> tensor<4x1048576xf32> {
 
 // -----
 
-// A column reduction split over 176 blocks also meets in global memory.
+// A column reduction split over 5 blocks per column group meets in global
+// memory, after its 8 slices combine in 1 KiB of shared scratch (one float
+// per thread).
 // CHECK-LABEL: func.func @columns_split
-// CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<16384x768xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 0 : i64}
+// CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<16384x768xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 1024 : i64}
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT: sopt.reduce sum {{.+}} {sopt.backbone, {{.+}}, sopt.mapping = #sopt.mapping<kind = columns, {{.+}}, blocks_per_row = 176, {{[^>]+}}>, sopt.result_memory = #sopt.memory<global>} :
+// CHECK-NEXT: sopt.reduce sum {{.+}} {sopt.backbone, {{.+}}, sopt.mapping = #sopt.mapping<kind = columns, {{.+}}, blocks_per_row = 5, {{[^>]+}}>, sopt.result_memory = #sopt.memory<global>, sopt.smem = array<i64: 0, 1024>} :
 func.func @columns_split(%x: tensor<16384x768xf32>) -> tensor<1x768xf32> {
   %s = sopt.reduce sum %x dims = [0] keep_dims : tensor<16384x768xf32> -> tensor<1x768xf32>
   return %s : tensor<1x768xf32>

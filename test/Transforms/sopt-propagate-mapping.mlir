@@ -78,14 +78,16 @@ func.func @split_row(%x: tensor<4x1048576xf32>) -> tensor<4xf32> {
 // -----
 
 // Reduction over the leading dim: threads own columns. rows = 768 parallel
-// columns, cols = 16384 reduced rows; 32 column threads of 4 columns each,
-// 8 slices, ceil(768 / 128) = 6 column blocks < 132 SMs, so the reduced
-// extent is split min(1056 / 6, ceil(16384 / 32)) = 176 ways: grid 1056.
-// With 16 SMs the wave is 128 blocks: split 128 / 6 = 21, grid 126.
+// columns, cols = 16384 reduced rows; 32 column threads of one column each
+// (adjacent threads, adjacent columns: no vectors needed), 8 slices;
+// ceil(768 / 32) = 24 column blocks fill less than half of the 132 SMs, so
+// the reduced extent is split min(132 / 24, ceil(16384 / 32)) = 5 ways (one
+// resident block per SM at most): grid 120. With 16 SMs, 24 blocks already
+// fill the GPU: no split, grid 24.
 // CHECK-LABEL: func.func @columns
-// CHECK: sopt.reduce sum %{{.+}} dims = [0] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (0, d1)>, sopt.mapping = #sopt.mapping<kind = columns, rows = 768, cols = 16384, threads_per_block = 256, threads_per_row = 8, rows_per_block = 32, blocks_per_row = 176, vector_width = 4, grid = 1056>} : tensor<16384x768xf32> -> tensor<1x768xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [0] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (0, d1)>, sopt.mapping = #sopt.mapping<kind = columns, rows = 768, cols = 16384, threads_per_block = 256, threads_per_row = 8, rows_per_block = 32, blocks_per_row = 5, vector_width = 1, grid = 120>} : tensor<16384x768xf32> -> tensor<1x768xf32>
 // SM16-LABEL: func.func @columns
-// SM16: sopt.mapping = #sopt.mapping<kind = columns, rows = 768, cols = 16384, threads_per_block = 256, threads_per_row = 8, rows_per_block = 32, blocks_per_row = 21, vector_width = 4, grid = 126>
+// SM16: sopt.mapping = #sopt.mapping<kind = columns, rows = 768, cols = 16384, threads_per_block = 256, threads_per_row = 8, rows_per_block = 32, blocks_per_row = 1, vector_width = 1, grid = 24>
 func.func @columns(%x: tensor<16384x768xf32>) -> tensor<1x768xf32> {
   %s = sopt.reduce sum %x dims = [0] keep_dims : tensor<16384x768xf32> -> tensor<1x768xf32>
   return %s : tensor<1x768xf32>

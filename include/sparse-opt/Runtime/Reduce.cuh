@@ -60,6 +60,24 @@ __device__ __forceinline__ float blockRowAllReduce(float value, float *scratch) 
   return total;
 }
 
+/// All-reduce over the `Slices` threads of a block that share a column: the
+/// block is `Slices` rows of `ColumnThreads` threads, and thread t works on
+/// column t % ColumnThreads. `scratch` holds one float per thread. Every
+/// thread of the block must call it.
+template <typename Op, int ColumnThreads, int Slices>
+__device__ __forceinline__ float sliceAllReduce(float value, float *scratch) {
+  const int column = threadIdx.x % ColumnThreads;
+  const int slice = threadIdx.x / ColumnThreads;
+  __syncthreads(); // the previous reduction's readers are done with scratch
+  scratch[slice * ColumnThreads + column] = value;
+  __syncthreads();
+  float total = scratch[column];
+#pragma unroll
+  for (int s = 1; s < Slices; ++s)
+    total = Op::combine(total, scratch[s * ColumnThreads + column]);
+  return total;
+}
+
 } // namespace sopt
 
 #endif // SPARSE_OPT_RUNTIME_REDUCE_CUH

@@ -88,6 +88,9 @@ private:
   }
   bool isElementwise() const { return !group.hasBackbone(); }
   bool isSplit() const { return mapping.getBlocksPerRow() > 1; }
+  /// Columns: the reduced dims lead and threads own parallel positions; the
+  /// code is the row code with the roles of the two index sets swapped.
+  bool isColumns() const { return mapping.getKind() == MappingKind::Columns; }
   /// Statements of the row scope sit in the row loop, element statements in
   /// the innermost (vector) loop.
   std::string indent(const Scope &scope) const {
@@ -101,6 +104,10 @@ private:
   /// values that phase completes.
   std::string elementLoop(int64_t phase);
   void storeOutputs(int64_t phase, bool rowScalars);
+  /// Keeps `v` (evaluated at `map`) for later phases: in a register array,
+  /// or in the shared slot at `offset`. Global means re-read: nothing to do.
+  void cache(Value v, MemoryLevel level, std::optional<int64_t> offset,
+             AffineMap map);
 
   FusionOp fusion;
   const FusionGroup &group;
@@ -112,7 +119,8 @@ private:
   DenseMap<Value, int64_t> phaseOf;
   int64_t phases = 1;
   DenseMap<Value, std::string> accumulator; // reduce result -> variable
-  DenseMap<Value, std::string> cacheArray;  // row value -> register array
+  /// Row values kept for later phases -> the expression that reads them back.
+  DenseMap<Value, std::string> cached;
   int64_t reductions = 0;                    // in emission order
   int64_t items = 1;                        // chunks per thread and row
   int64_t currentPhase = 0;
@@ -139,6 +147,7 @@ LogicalResult KernelWriter::checkSupported() {
   case MappingKind::WarpRows:
   case MappingKind::BlockRows:
   case MappingKind::SplitRow:
+  case MappingKind::Columns:
     break;
   default:
     return backbone.emitOpError()
@@ -148,11 +157,12 @@ LogicalResult KernelWriter::checkSupported() {
   if (!isElementwise()) {
     int64_t k = group.reducedDims.size();
     for (int64_t i = 0; i < k; ++i)
-      if (group.reducedDims[i] != rank - k + i)
+      if (group.reducedDims[i] != (isColumns() ? i : rank - k + i))
         return backbone.emitOpError(
-            "reduces dimensions other than the trailing ones; the CUDA "
-            "emitter lowers row reductions over trailing dimensions only");
-    if (mapping.getThreadsPerRow() > 32 && !backbone->hasAttr(attr::kSharedSlot))
+            "reduces dimensions that are neither all trailing nor all leading; "
+            "the CUDA emitter lowers row and column reductions only");
+    if ((mapping.getThreadsPerRow() > 32 || isColumns()) &&
+        !backbone->hasAttr(attr::kSharedSlot))
       return backbone.emitOpError(
           "needs a shared-memory slot for its block reduction; run "
           "sopt-plan-reuse first");
@@ -228,7 +238,7 @@ std::string KernelWriter::value(Value v, AffineMap map) {
   std::string result;
   Operation *def = v.getDefiningOp();
   if (auto arg = dyn_cast<BlockArgument>(v);
-      arg && !(cacheArray.count(v) && inElement && currentPhase > 0 &&
+      arg && !(cached.count(v) && inElement && currentPhase > 0 &&
                map.isIdentity())) {
     result = load(arg, map);
   } else if (auto constant = dyn_cast_if_present<ConstantOp>(def)) {
@@ -242,15 +252,15 @@ std::string KernelWriter::value(Value v, AffineMap map) {
     llvm_unreachable("splat constants are float or integer");
   } else if (isa_and_present<ReduceOp>(def)) {
     return accumulator.lookup(v); // finished by an earlier phase
-  } else if (auto cached = cacheArray.find(v);
-             cached != cacheArray.end() && isa<BlockArgument>(v) && inElement &&
+  } else if (auto it = cached.find(v);
+             it != cached.end() && isa<BlockArgument>(v) && inElement &&
              currentPhase > 0 && map.isIdentity()) {
-    return cached->second + "[it * kVector + j]";
-  } else if (auto cached = cacheArray.find(v);
-             cached != cacheArray.end() && currentPhase > phaseOf.lookup(v) &&
+    return it->second;
+  } else if (auto it = cached.find(v);
+             it != cached.end() && currentPhase > phaseOf.lookup(v) &&
              inElement &&
              def->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue() == map) {
-    return cached->second + "[it * kVector + j]";
+    return it->second;
   } else if (def->hasTrait<OpTrait::Elementwise>()) {
     SmallVector<std::string> operands;
     for (Value operand : def->getOperands())
@@ -371,6 +381,31 @@ void KernelWriter::storeOutputs(int64_t phase, bool rowScalars) {
   }
 }
 
+void KernelWriter::cache(Value v, MemoryLevel level,
+                         std::optional<int64_t> offset, AffineMap map) {
+  std::string x = value(v, map);
+  std::string name = fresh("cache");
+  if (level == MemoryLevel::Register && !isColumns()) {
+    row.body += "    float " + name + "[kItems * kVector];\n";
+    element.body += "        " + name + "[it * kVector + j] = " + x + ";\n";
+    cached[v] = name + "[it * kVector + j]";
+    return;
+  }
+  if (level != MemoryLevel::Shared || !offset)
+    return; // re-read (recomputed) where needed
+  // One row segment per row of the block, in the storage type; each element
+  // is written and read back by the same thread, so no barrier is needed.
+  std::string storage = *storageType(tensorType(v).getElementType());
+  int64_t rowElements = (mapping.getCols() + mapping.getBlocksPerRow() - 1) /
+                        mapping.getBlocksPerRow();
+  row.body += "    " + storage + " *" + name + " = reinterpret_cast<" + storage +
+              " *>(smem + " + std::to_string(*offset) + ");\n";
+  std::string slot = name + "[rowInBlock * " + std::to_string(rowElements) +
+                     " + (col - kSegmentStart)]";
+  element.body += "        " + slot + " = sopt::fromFloat<" + storage + ">(" + x + ");\n";
+  cached[v] = "sopt::toFloat(" + slot + ")";
+}
+
 /// Whether `name` occurs in `text` as a whole identifier.
 bool mentions(StringRef text, StringRef name) {
   auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
@@ -448,7 +483,13 @@ std::string KernelWriter::elementLoop(int64_t phase) {
     std::string x =
         value(reduce.getInput(), AffineMap::getMultiDimIdentityMap(rank, fusion.getContext()));
     element.body += "        " + acc + " = " + opName + "::combine(" + acc + ", " + x + ");\n";
-    if (mapping.getThreadsPerRow() <= 32) {
+    if (isColumns()) {
+      int64_t offset = reduce->getAttrOfType<DenseI64ArrayAttr>(attr::kSharedSlot)[0];
+      finish += llvm::formatv(
+          "    {0} = sopt::sliceAllReduce<{1}, kRowsPerBlock, kThreadsPerRow>({0}, "
+          "reinterpret_cast<float *>(smem + {2}));\n",
+          acc, opName, offset);
+    } else if (mapping.getThreadsPerRow() <= 32) {
       finish += llvm::formatv("    {0} = sopt::subwarpAllReduce<{1}, kThreadsPerRow>({0});\n",
                               acc, opName);
     } else {
@@ -475,46 +516,50 @@ std::string KernelWriter::elementLoop(int64_t phase) {
     }
     ++reductions;
   }
-  // Row values the reuse plan keeps in registers for later phases.
+  // Row values the reuse plan keeps for later phases, written as this phase
+  // computes them.
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, fusion.getContext());
   for (Operation *op : group.ops) {
     for (Value v : op->getResults()) {
-      if (phaseOf.lookup(v) != phase || !op->hasAttr(attr::kCache))
+      auto level = op->getAttrOfType<MemoryLevelAttr>(attr::kCache);
+      if (phaseOf.lookup(v) != phase || !level || isa<ReduceOp>(op))
         continue;
-      auto level = op->getAttrOfType<MemoryLevelAttr>(attr::kCache).getValue();
-      if (level != MemoryLevel::Register || isa<ReduceOp>(op))
-        continue;
-      AffineMap map = op->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue();
-      std::string array = fresh("cache");
-      row.body += "    float " + array + "[kItems * kVector];\n";
-      std::string x = value(v, map);
-      element.body += "        " + array + "[it * kVector + j] = " + x + ";\n";
-      cacheArray[v] = array;
+      auto slot = op->getAttrOfType<DenseI64ArrayAttr>(attr::kSharedSlot);
+      cache(v, level.getValue(), slot ? std::optional(slot[0]) : std::nullopt,
+            op->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue());
     }
   }
-  // Arguments the plan keeps in registers: loaded once, in the first phase.
-  if (phase == 0)
-    if (auto argCache = fusion->getAttrOfType<ArrayAttr>(attr::kArgCache))
-      for (auto [i, level] : llvm::enumerate(argCache)) {
-        auto memory = dyn_cast<MemoryLevelAttr>(level);
-        if (!memory || memory.getValue() != MemoryLevel::Register)
-          continue;
-        Value arg = fusion.getBodyBlock().getArgument(i);
-        std::string array = fresh("cache");
-        row.body += "    float " + array + "[kItems * kVector];\n";
-        std::string x = value(arg, AffineMap::getMultiDimIdentityMap(rank, fusion.getContext()));
-        element.body += "        " + array + "[it * kVector + j] = " + x + ";\n";
-        cacheArray[arg] = array;
-      }
+  // Region arguments the plan keeps: loaded once, in the first phase.
+  auto argCache = fusion->getAttrOfType<ArrayAttr>(attr::kArgCache);
+  auto argSlots = fusion->getAttrOfType<ArrayAttr>(attr::kArgSharedSlot);
+  if (phase == 0 && argCache)
+    for (auto [i, level] : llvm::enumerate(argCache)) {
+      auto memory = dyn_cast<MemoryLevelAttr>(level);
+      if (!memory)
+        continue;
+      std::optional<int64_t> offset;
+      if (argSlots)
+        if (auto slot = dyn_cast<DenseI64ArrayAttr>(argSlots[i]))
+          offset = slot[0];
+      cache(fusion.getBodyBlock().getArgument(i), memory.getValue(), offset,
+            identity);
+    }
   storeOutputs(phase, /*rowScalars=*/false);
   inElement = false;
   if (element.body.empty() && chunkEnd.empty())
     return finish;
   std::string loop;
-  loop += "#pragma unroll\n"
-          "    for (int it = 0; it < kItems; ++it) {\n"
-          "      const int64_t col0 = kSegmentStart + (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
-          "      if (!rowValid || col0 >= kCols)\n"
-          "        continue;\n";
+  if (isColumns())
+    loop += "    for (int64_t col0 = kSegmentStart + lane; col0 < kSegmentEnd;\n"
+            "         col0 += kThreadsPerRow) {\n"
+            "      if (!rowValid)\n"
+            "        continue;\n";
+  else
+    loop += "#pragma unroll\n"
+            "    for (int it = 0; it < kItems; ++it) {\n"
+            "      const int64_t col0 = kSegmentStart + (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
+            "      if (!rowValid || col0 >= kCols)\n"
+            "        continue;\n";
   SmallVector<int64_t> reducedExtents;
   for (int64_t d : group.reducedDims)
     reducedExtents.push_back(group.domain[d]);
@@ -530,7 +575,7 @@ std::string KernelWriter::elementLoop(int64_t phase) {
                                     "        ", element.body);
   loop += "#pragma unroll\n"
           "      for (int j = 0; j < kVector; ++j) {\n";
-  if (!colDims.empty())
+  if (!colDims.empty() || mentions(element.body, "col"))
     loop += "        const int64_t col = col0 + j;\n" + colDims;
   loop += element.body;
   loop += "      }\n" + chunkEnd + "    }\n";
@@ -578,24 +623,44 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
   std::string earlyStores = row.body;
   row.body = before;
 
-  bool needsShared = mapping.getThreadsPerRow() > 32;
+  auto planned = fusion->getAttrOfType<IntegerAttr>(attr::kSharedBytes);
+  bool needsShared = planned && planned.getInt() > 0;
   os << "  constexpr int64_t kRows = " << mapping.getRows() << ";\n"
      << "  constexpr int64_t kCols = " << mapping.getCols() << ";\n"
      << "  constexpr int kThreadsPerRow = " << mapping.getThreadsPerRow() << ";\n"
      << "  constexpr int kRowsPerBlock = " << mapping.getRowsPerBlock() << ";\n"
      << "  constexpr int kVector = " << vector << ";\n"
-     << "  constexpr int kItems = " << items << "; // chunks per thread and row\n";
-  if (isSplit())
+     ;
+  if (!isColumns())
+    os << "  constexpr int kItems = " << items << "; // chunks per thread and row\n";
+  if (isColumns()) {
+    // Each block walks one segment of the reduced extent.
+    int64_t segmentRows = (mapping.getCols() + mapping.getBlocksPerRow() - 1) /
+                          mapping.getBlocksPerRow();
+    os << "  constexpr int kBlocksPerRow = " << mapping.getBlocksPerRow()
+       << "; // segments of the reduced extent, one per block\n"
+       << "  const int segment = blockIdx.x % kBlocksPerRow;\n"
+       << "  const int64_t kSegmentStart = int64_t(segment) * " << segmentRows << ";\n"
+       << "  const int64_t kSegmentEnd = kSegmentStart + " << segmentRows
+       << " < kCols ? kSegmentStart + " << segmentRows << " : kCols;\n";
+  } else if (isSplit()) {
     os << "  constexpr int kBlocksPerRow = " << mapping.getBlocksPerRow()
        << "; // a row's segments, one per block\n"
        << "  const int segment = blockIdx.x % kBlocksPerRow;\n"
        << "  const int64_t kSegmentStart = int64_t(segment) * " << segment << ";\n";
-  else
+  } else {
     os << "  constexpr int64_t kSegmentStart = 0;\n";
+  }
   if (needsShared)
     os << "  extern __shared__ __align__(16) unsigned char smem[];\n";
-  os << "  const int lane = threadIdx.x % kThreadsPerRow;\n"
-     << "  const int rowInBlock = threadIdx.x / kThreadsPerRow;\n"
+  if (isColumns())
+    os << "  // Adjacent threads own adjacent columns: loads coalesce.\n"
+       << "  const int lane = threadIdx.x / kRowsPerBlock; // position along the reduced extent\n"
+       << "  const int rowInBlock = threadIdx.x % kRowsPerBlock;\n";
+  else
+    os << "  const int lane = threadIdx.x % kThreadsPerRow;\n"
+       << "  const int rowInBlock = threadIdx.x / kThreadsPerRow;\n";
+  os
      << "  // Whole blocks iterate together, so every thread reaches each\n"
      << "  // reduction; threads past the last row only contribute identities.\n"
      << (isSplit()
@@ -621,7 +686,7 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   launch.grid = mapping.getGrid();
   launch.block = mapping.getThreadsPerBlock();
   if (auto bytes = fusion->getAttrOfType<IntegerAttr>(attr::kSharedBytes);
-      bytes && mapping.getThreadsPerRow() > 32)
+      bytes && !isElementwise())
     launch.sharedBytes = bytes.getInt();
   if (!isElementwise() && isSplit()) {
     launch.cooperative = true;
@@ -652,9 +717,10 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   if (group.hasBackbone())
     s << " | reductions in "
       << (isSplit() ? "global memory (grid-wide barrier)"
+          : isColumns() ? "shared memory (column slices)"
           : mapping.getThreadsPerRow() <= 32 ? "registers (warp shuffles)"
                                               : "shared memory");
-  s << " | " << cacheArray.size() << " row value(s) cached in registers";
+  s << " | " << cached.size() << " row value(s) kept across reductions";
   launch.summary = summary;
 
   os << "// " << summary << "\n";

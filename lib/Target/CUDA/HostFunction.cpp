@@ -158,6 +158,11 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         for (Value result : fusion.getResults())
           args.push_back(destination(result));
         body += "    // " + launch.summary + "\n";
+        if (launch.sharedBytes > 48 * 1024) // beyond the default: opt in
+          body += llvm::formatv(
+              "    SOPT_TRY(cudaFuncSetAttribute({0}, "
+              "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
+              launch.name, launch.sharedBytes);
         if (!launch.cooperative) {
           body += llvm::formatv("    {0}<<<{1}, {2}, {3}, stream>>>(", launch.name,
                                 launch.grid, launch.block, launch.sharedBytes);

@@ -1,5 +1,5 @@
 // Softmax over rows: sub-warp rows of odd width, block rows, a single row of
-// 7, and bf16 storage.
+// 7, bf16 storage, and f16 rows kept in shared memory between reductions.
 //
 // REQUIRES: cuda-gpu
 // RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/softmax.cu %s -o %t
@@ -39,5 +39,6 @@ int main() {
   run<float>(report, "softmax_f32_200x4096", softmax_f32_200x4096, 200, 4096);
   run<float>(report, "softmax_f32_1x7", softmax_f32_1x7, 1, 7);
   run<__nv_bfloat16>(report, "softmax_bf16_1000x512", softmax_bf16_1000x512, 1000, 512);
+  run<__half>(report, "softmax_f16_256x49152", softmax_f16_256x49152, 256, 49152);
   return report.exitCode();
 }
