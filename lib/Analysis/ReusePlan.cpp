@@ -3,6 +3,7 @@
 #include "sparse-opt/Analysis/ReusePlan.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::sopt;
@@ -125,10 +126,42 @@ private:
     int64_t perThread =
         ceilDiv(mapping.getCols(),
                 mapping.getThreadsPerRow() * mapping.getBlocksPerRow());
-    for (auto [value, last] : lastUse) {
+    // Values a later phase can get without a cache of their own: kept ones,
+    // row scalars, constants, small broadcast operands, and anything cheap
+    // computed from those alone (rematerialised instead of kept: registers
+    // are what limits occupancy here, not arithmetic).
+    llvm::SmallPtrSet<Value, 16> kept;
+    std::function<bool(Value)> availableLater = [&](Value v) -> bool {
+      if (kept.contains(v))
+        return true;
+      auto type = cast<RankedTensorType>(v.getType());
+      Operation *def = v.getDefiningOp();
+      if (!def) // a region argument: small ones are cheap to re-read
+        return type.getShape() != ArrayRef(group.domain);
+      if (isa<ConstantOp, ReduceOp>(def) || !members.contains(def))
+        return true;
+      if (isa<BroadcastOp>(def))
+        return availableLater(def->getOperand(0));
+      return def->hasTrait<OpTrait::Elementwise>() &&
+             llvm::all_of(def->getOperands(), availableLater);
+    };
+    SmallVector<std::pair<Value, int64_t>> candidates(lastUse.begin(),
+                                                      lastUse.end());
+    // Arguments first, then values in the order they are computed.
+    llvm::stable_sort(candidates, [&](const auto &a, const auto &b) {
+      auto order = [&](Value v) {
+        return isa<BlockArgument>(v) ? -1 : phase.lookup(v);
+      };
+      return order(a.first) < order(b.first);
+    });
+    for (auto [value, last] : candidates) {
       int64_t first = isa<BlockArgument>(value) ? 0 : phase.lookup(value);
       if (last <= first)
         continue;
+      if (availableLater(value)) {
+        kept.insert(value); // recomputed where needed
+        continue;
+      }
       auto type = cast<RankedTensorType>(value.getType());
       int64_t rowBytes = ceilDiv(mapping.getCols(), mapping.getBlocksPerRow()) *
                          type.getElementTypeBitWidth() / 8;
@@ -136,12 +169,14 @@ private:
       if (isRowKind(mapping.getKind()) &&
           perThread <= target.registerElementsPerThread) {
         plan.cached[value] = MemoryLevel::Register;
+        kept.insert(value);
       } else if (alignTo(blockBytes, kSharedAlignment) <= sharedBudget) {
         // Admitted against what is left of the block's shared memory, before
         // any lifetime reuse: the total can never exceed the budget.
         plan.cached[value] = MemoryLevel::Shared;
         requests.push_back({value, blockBytes, first, last});
         sharedBudget -= alignTo(blockBytes, kSharedAlignment);
+        kept.insert(value);
       } else {
         plan.cached[value] = MemoryLevel::Global; // re-read from its source
       }

@@ -21,9 +21,23 @@ int64_t product(ArrayRef<int64_t> values) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-/// The widest vector (4, 2 or 1 elements) that divides `extent`.
-int64_t vectorWidthFor(int64_t extent) {
-  return extent % 4 == 0 ? 4 : extent % 2 == 0 ? 2 : 1;
+/// Elements of the widest tensor element type of the group that fit one
+/// 16-byte access: 4 for f32, 8 for bf16/f16.
+int64_t maxVectorElements(const FusionGroup &group) {
+  int64_t widest = 1;
+  for (Operation *op : group.ops)
+    for (Type t : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      widest = std::max<int64_t>(
+          widest, cast<RankedTensorType>(t).getElementTypeBitWidth() / 8);
+  return std::max<int64_t>(1, 16 / widest);
+}
+
+/// The widest vector, up to `limit` elements, that divides `extent`.
+int64_t vectorWidthFor(int64_t extent, int64_t limit) {
+  int64_t width = limit;
+  while (width > 1 && extent % width != 0)
+    width /= 2;
+  return width;
 }
 
 bool isTrailing(ArrayRef<int64_t> dims, int64_t rank) {
@@ -45,7 +59,8 @@ constexpr int64_t kThreadsPerBlock = 256; // 8 warps: enough to hide latency
 MappingAttr elementwiseMapping(const FusionGroup &group, const GpuTarget &target,
                                MLIRContext *ctx) {
   int64_t n = product(group.domain);
-  int64_t vec = vectorWidthFor(group.domain.empty() ? 1 : group.domain.back());
+  int64_t vec = vectorWidthFor(group.domain.empty() ? 1 : group.domain.back(),
+                               maxVectorElements(group));
   int64_t blocks = ceilDiv(n, kThreadsPerBlock * vec);
   // Grid-stride beyond a few waves: more blocks add only scheduling cost.
   int64_t cap = 4 * target.blocksPerWave(kThreadsPerBlock, 0);
@@ -75,9 +90,9 @@ MappingAttr columnMapping(int64_t parallel, int64_t reduced,
                           /*vector_width=*/1, columnBlocks * split);
 }
 
-MappingAttr rowMapping(int64_t rows, int64_t cols, const GpuTarget &target,
-                       MLIRContext *ctx) {
-  int64_t vec = vectorWidthFor(cols);
+MappingAttr rowMapping(int64_t rows, int64_t cols, int64_t maxVector,
+                       const GpuTarget &target, MLIRContext *ctx) {
+  int64_t vec = vectorWidthFor(cols, maxVector);
   // The fewest threads per row that keep the row in registers; short rows
   // get a fraction of a warp, long ones a whole block.
   int64_t perRow = 1;
@@ -90,6 +105,11 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, const GpuTarget &target,
                      : perRow == target.warpSize ? MappingKind::WarpRows
                                                  : MappingKind::BlockRows;
   int64_t threads = std::max(perRow, kThreadsPerBlock);
+  // Few rows: smaller blocks spread them over more SMs (down to two warps),
+  // aiming at four blocks per SM.
+  while (threads > std::max<int64_t>(perRow, 2 * target.warpSize) &&
+         ceilDiv(rows, threads / perRow) < 4 * target.smCount)
+    threads /= 2;
   int64_t rowsPerBlock = threads / perRow;
   int64_t blocks = ceilDiv(rows, rowsPerBlock);
   int64_t blocksPerRow = 1;
@@ -123,7 +143,7 @@ MappingAttr sopt::chooseMapping(const FusionGroup &group,
     return columnMapping(parallel, reduced, target, ctx);
   // Trailing reduced dims give contiguous rows; other layouts are walked as
   // rows too, through the index maps.
-  return rowMapping(parallel, reduced, target, ctx);
+  return rowMapping(parallel, reduced, maxVectorElements(group), target, ctx);
 }
 
 //===----------------------------------------------------------------------===//

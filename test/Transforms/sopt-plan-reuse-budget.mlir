@@ -56,7 +56,7 @@ func.func @argument_cache_slot(%x: tensor<1024x49152xf16>) -> tensor<1024x49152x
 // then adds (here x cached in shared memory: 131360 bytes per block).
 // CHECK-LABEL: func.func @split_row_wave_after_caching
 // CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<40x196608xf16>) attributes {{[{].*}}sopt.smem_bytes = 131360 : i64}
-// CHECK: kind = split_row, rows = 40, cols = 196608, threads_per_block = 1024, threads_per_row = 1024, rows_per_block = 1, blocks_per_row = 3, vector_width = 4, grid = 120>
+// CHECK: kind = split_row, rows = 40, cols = 196608, threads_per_block = 1024, threads_per_row = 1024, rows_per_block = 1, blocks_per_row = 3, vector_width = 8, grid = 120>
 func.func @split_row_wave_after_caching(%x: tensor<40x196608xf16>) -> tensor<40x196608xf16> {
   %0 = sopt.softmax %x dim = 1 : tensor<40x196608xf16>
   return %0 : tensor<40x196608xf16>

@@ -7,9 +7,10 @@
 
 // LayerNorm, warp_rows (a warp per 1024-wide row): both reductions reach
 // their consumers in registers (warp shuffles); x (read by the mean and by
-// the centring) and the centred value (read by the variance and by the
-// normalisation) are cached in registers: 1024 / 32 = 32 elements per lane.
-// No shared memory, no grid barrier.
+// the centring) is cached in registers: 1024 / 32 = 32 elements per lane.
+// The centred value is x minus a row scalar: recomputed from the cache in
+// each later phase rather than kept (registers limit occupancy, arithmetic
+// does not). No shared memory, no grid barrier.
 // CHECK-LABEL: func.func @layer_norm_warp_rows
 // CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0, %arg1, %arg2 : tensor<16384x1024xf32>, tensor<1024xf32>, tensor<1024xf32>) attributes {sopt.arg_cache = [#sopt.memory<register>, unit, unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 0 : i64} -> tensor<16384x1024xf32> {
 // CHECK-NEXT: ^bb0(%[[X:[^:]+]]: tensor<16384x1024xf32>,
@@ -18,7 +19,7 @@
 // CHECK-NEXT: %[[SUM:[^ ]+]] = sopt.reduce sum %[[X]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 16384, cols = 1024, {{[^>]+}}>, sopt.result_memory = #sopt.memory<register>} : tensor<16384x1024xf32> -> tensor<16384x1xf32>
 // CHECK-NEXT: %[[MEAN:[^ ]+]] = sopt.mul %[[SUM]], %[[INV]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>} : tensor<16384x1xf32>
 // CHECK-NEXT: %[[MEANB:[^ ]+]] = sopt.broadcast %[[MEAN]] dims = [0, 1] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<16384x1xf32> -> tensor<16384x1024xf32>
-// CHECK-NEXT: %[[C:[^ ]+]] = sopt.sub %[[X]], %[[MEANB]] {sopt.cache = #sopt.memory<register>, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<16384x1024xf32>
+// CHECK-NEXT: %[[C:[^ ]+]] = sopt.sub %[[X]], %[[MEANB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<16384x1024xf32>
 // CHECK-NEXT: %[[SQ:[^ ]+]] = sopt.mul %[[C]], %[[C]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<16384x1024xf32>
 // CHECK-NEXT: %[[SQSUM:[^ ]+]] = sopt.reduce sum %[[SQ]] dims = [1] keep_dims {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.result_memory = #sopt.memory<register>, sopt.sub_backbone} : tensor<16384x1024xf32> -> tensor<16384x1xf32>
 // CHECK-NOT: sopt.smem
@@ -34,15 +35,15 @@ func.func @layer_norm_warp_rows(%x: tensor<16384x1024xf32>, %g: tensor<1024xf32>
 // Softmax, block_rows (a 256-thread block per 8192-wide row): each reduction
 // hands its result over in shared memory, (8 + 1) * 4 -> 48 bytes of scratch.
 // The max's slot is live in phases 0-1 and the sum's in phases 1-2: they are
-// live together in phase 1, so the sum's slot follows the max's. Rows stay in
-// registers (8192 / 256 = 32 per thread).
+// live together in phase 1, so the sum's slot follows the max's. x stays in
+// registers (8192 / 256 = 32 per thread); exp(x - max) is recomputed from it.
 // CHECK-LABEL: func.func @softmax_block_rows
 // CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<8192x8192xf32>) attributes {sopt.arg_cache = [#sopt.memory<register>], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 96 : i64}
 // CHECK-NEXT: ^bb0(%[[X:[^:]+]]: tensor<8192x8192xf32>):
 // CHECK-NEXT: %[[MAX:[^ ]+]] = sopt.reduce max %[[X]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = block_rows, {{[^>]+}}>, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>} : tensor<8192x8192xf32> -> tensor<8192x1xf32>
 // CHECK-NEXT: %[[MAXB:[^ ]+]] = sopt.broadcast %[[MAX]]
 // CHECK-NEXT: %[[D:[^ ]+]] = sopt.sub %[[X]], %[[MAXB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<8192x8192xf32>
-// CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[D]] {sopt.cache = #sopt.memory<register>, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<8192x8192xf32>
+// CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[D]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<8192x8192xf32>
 // CHECK-NEXT: %[[SUM:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 48, 48>, sopt.sub_backbone} : tensor<8192x8192xf32> -> tensor<8192x1xf32>
 func.func @softmax_block_rows(%x: tensor<8192x8192xf32>) -> tensor<8192x8192xf32> {
   %0 = sopt.softmax %x dim = 1 : tensor<8192x8192xf32>
@@ -68,8 +69,8 @@ func.func @rms_norm_block_rows(%x: tensor<8192x8192xf32>, %g: tensor<8192xf32>) 
 // CHECK-LABEL: func.func @three_reductions_share_smem
 // CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<8192x8192xf32>) attributes {sopt.arg_cache = [#sopt.memory<register>], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 96 : i64}
 // CHECK: sopt.reduce max {{.+}} {sopt.backbone, {{.+}}, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>}
-// CHECK: sopt.sub {{.+}} {sopt.cache = #sopt.memory<register>,
-// CHECK-NEXT: sopt.exp {{.+}} {sopt.cache = #sopt.memory<register>,
+// CHECK: sopt.sub {{.+}} {sopt.group = 0 : i64,
+// CHECK-NEXT: sopt.exp {{.+}} {sopt.group = 0 : i64,
 // CHECK-NEXT: sopt.reduce sum {{.+}} {sopt.group = 0 : i64, {{.+}}, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 48, 48>, sopt.sub_backbone}
 // CHECK: sopt.reduce sum {{.+}} {sopt.group = 0 : i64, {{.+}}, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>, sopt.sub_backbone}
 func.func @three_reductions_share_smem(%x: tensor<8192x8192xf32>) -> tensor<8192x1xf32> {
@@ -88,16 +89,14 @@ func.func @three_reductions_share_smem(%x: tensor<8192x8192xf32>) -> tensor<8192
 // -----
 
 // f16 rows of 49152: 1024 threads per row leave 48 elements per thread, too
-// many for registers; a block's row is 98304 bytes, at most half the shared
-// memory, so x and exp(x - max) are cached in shared memory. Scratch is
-// (32 + 1) * 4 -> 144 bytes. Phase 0-1: max scratch [0, 144), x [144, 98448);
-// phase 1-2: sum scratch [98448, 98592), exp [98592, 196896). (x's slot is
-// not recorded yet: see sopt-plan-reuse-bugs.mlir; the check leaves room for
-// an attribute that records it.)
+// many for registers; a block's row is 98304 bytes, which fits the shared
+// memory, so x is cached there (exp(x - max) is recomputed from it). Scratch
+// is (32 + 1) * 4 -> 144 bytes. Phase 0-1: max scratch [0, 144); phases 0-2:
+// x [144, 98448); phase 1-2: sum scratch [98448, 98592).
 // CHECK-LABEL: func.func @cache_in_shared
-// CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<1024x49152xf16>) attributes {sopt.arg_cache = [#sopt.memory<shared>], {{(.*, )?}}sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 196896 : i64}
+// CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<1024x49152xf16>) attributes {sopt.arg_cache = [#sopt.memory<shared>], sopt.arg_smem = [array<i64: 144, 98304>], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 98592 : i64}
 // CHECK: sopt.reduce max {{.+}} {sopt.backbone, {{.+}}, sopt.mapping = #sopt.mapping<kind = block_rows, rows = 1024, cols = 49152, threads_per_block = 1024, threads_per_row = 1024, {{[^>]+}}>, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 144>}
-// CHECK: sopt.exp {{.+}} {sopt.cache = #sopt.memory<shared>, sopt.group = 0 : i64, {{.+}}, sopt.smem = array<i64: 98592, 98304>}
+// CHECK: sopt.exp {{.+}} {sopt.group = 0 : i64, sopt.index_map = {{[^}]+}}} :
 // CHECK-NEXT: sopt.reduce sum {{.+}} {sopt.group = 0 : i64, {{.+}}, sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 98448, 144>, sopt.sub_backbone}
 func.func @cache_in_shared(%x: tensor<1024x49152xf16>) -> tensor<1024x49152xf16> {
   %0 = sopt.softmax %x dim = 1 : tensor<1024x49152xf16>
@@ -121,13 +120,14 @@ func.func @cache_in_global(%x: tensor<256x65536xf32>) -> tensor<256x65536xf32> {
 
 // -----
 
-// split_row (4 rows of 2^20 over 33 blocks each): the reductions meet in
-// global memory; no shared scratch. A thread's share of a row is
-// ceil(2^20 / (1024 * 33)) = 32 elements, so rows stay in registers.
+// split_row (4 rows of 2^20 over 33 blocks each): each block reduces its
+// segment through 144 bytes of shared scratch, then the segments meet in
+// global memory. A thread's share of a row is ceil(2^20 / (1024 * 33)) = 32
+// elements, so x stays in registers; exp(x - max) is recomputed from it.
 // CHECK-LABEL: func.func @split_row
 // CHECK-NEXT: sopt.fusion ins(%arg0 : tensor<4x1048576xf32>) attributes {sopt.arg_cache = [#sopt.memory<register>], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 288 : i64}
 // CHECK: sopt.reduce max {{.+}} {sopt.backbone, {{.+}}, sopt.mapping = #sopt.mapping<kind = split_row, {{.+}}, blocks_per_row = 33, {{[^>]+}}>, sopt.result_memory = #sopt.memory<global>, sopt.smem = array<i64: 0, 144>} :
-// CHECK: sopt.exp {{.+}} {sopt.cache = #sopt.memory<register>,
+// CHECK: sopt.exp {{.+}} {sopt.group = 0 : i64, sopt.index_map = {{[^}]+}}} :
 // CHECK-NEXT: sopt.reduce sum {{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.result_memory = #sopt.memory<global>, sopt.smem = array<i64: 144, 144>, sopt.sub_backbone} :
 func.func @split_row(%x: tensor<4x1048576xf32>) -> tensor<4x1048576xf32> {
   %0 = sopt.softmax %x dim = 1 : tensor<4x1048576xf32>
@@ -163,7 +163,7 @@ func.func @elementwise(%x: tensor<128x3072xf32>) -> tensor<128x3072xf32> {
 
 // -----
 
-// Two groups of different shapes, the first small (256 rows: grid 4, the
+// Two groups of different shapes, the first small (256 rows: grid 16, the
 // second grid 1, both within a wave): one kernel with one grid-wide barrier;
 // the log crossing from group 0 to group 1 goes through global memory, while
 // the first backbone's result stays in registers within its group.
@@ -171,7 +171,7 @@ func.func @elementwise(%x: tensor<128x3072xf32>) -> tensor<128x3072xf32> {
 // CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<256x128xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64, sopt.smem_bytes = 0 : i64} -> tensor<f32> {
 // CHECK-NEXT: ^bb0(%[[X:[^:]+]]: tensor<256x128xf32>):
 // CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[X]] {sopt.group = 0 : i64,
-// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, {{.+}}, sopt.mapping = #sopt.mapping<kind = subwarp_rows, {{.+}}, grid = 4>, sopt.result_memory = #sopt.memory<register>} :
+// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, {{.+}}, sopt.mapping = #sopt.mapping<kind = subwarp_rows, {{.+}}, grid = 16>, sopt.result_memory = #sopt.memory<register>} :
 // CHECK-NEXT: %[[L:[^ ]+]] = sopt.log %[[R]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.result_memory = #sopt.memory<global>} : tensor<256xf32>
 // CHECK-NEXT: %[[T:[^ ]+]] = sopt.reduce sum %[[L]] dims = [0] {sopt.backbone, sopt.group = 1 : i64, {{.+}}, sopt.mapping = #sopt.mapping<kind = subwarp_rows, {{.+}}, grid = 1>, sopt.result_memory = #sopt.memory<register>} :
 // CHECK-NEXT: %[[N:[^ ]+]] = sopt.neg %[[T]] {sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>} : tensor<f32>

@@ -4,12 +4,14 @@
 // Default target: 132 SMs, 256-thread blocks, 32 row elements per thread in
 // registers, blocksPerWave(256) = 8 * 132 = 1056, blocksPerWave(1024) = 264.
 
-// Short rows: 16 columns fit one thread's registers, so one thread per row
-// and 256 rows per block; 4096 / 256 = 16 blocks. Vector width 4 (16 % 4).
+// Short rows: 16 columns fit one thread's registers, so one thread per row.
+// 256-thread blocks would give only 16 blocks, far below four per SM, so the
+// blocks shrink to two warps: 64 rows per block, 4096 / 64 = 64 blocks.
+// Vector width 4 (16 % 4).
 // CHECK-LABEL: func.func @subwarp_rows
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 256, threads_per_row = 1, rows_per_block = 256, blocks_per_row = 1, vector_width = 4, grid = 16>} : tensor<4096x16xf32> -> tensor<4096x1xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 64, threads_per_row = 1, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>} : tensor<4096x16xf32> -> tensor<4096x1xf32>
 // SM16-LABEL: func.func @subwarp_rows
-// SM16: kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 256, threads_per_row = 1, rows_per_block = 256, blocks_per_row = 1, vector_width = 4, grid = 16>
+// SM16: kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 64, threads_per_row = 1, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>
 func.func @subwarp_rows(%x: tensor<4096x16xf32>) -> tensor<4096x1xf32> {
   %s = sopt.reduce sum %x dims = [1] keep_dims : tensor<4096x16xf32> -> tensor<4096x1xf32>
   return %s : tensor<4096x1xf32>
@@ -17,10 +19,11 @@ func.func @subwarp_rows(%x: tensor<4096x16xf32>) -> tensor<4096x1xf32> {
 
 // -----
 
-// 128 columns: 4 threads per row (32 elements each), 64 rows per block,
-// 4096 / 64 = 64 blocks. Without keep_dims the reduced dim is dropped.
+// 128 columns: 4 threads per row (32 elements each). Blocks shrink to two
+// warps for 4096 rows (16 rows per block, 256 blocks: still under four per
+// SM, but no smaller). Without keep_dims the reduced dim is dropped.
 // CHECK-LABEL: func.func @subwarp_rows_4
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 128, threads_per_block = 256, threads_per_row = 4, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>} : tensor<4096x128xf32> -> tensor<4096xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 256>} : tensor<4096x128xf32> -> tensor<4096xf32>
 func.func @subwarp_rows_4(%x: tensor<4096x128xf32>) -> tensor<4096xf32> {
   %s = sopt.reduce sum %x dims = [1] : tensor<4096x128xf32> -> tensor<4096xf32>
   return %s : tensor<4096xf32>
@@ -159,7 +162,7 @@ func.func @index_map_broadcast(%x: tensor<128x768xf32>, %b: tensor<768xf32>) -> 
 // CHECK-LABEL: func.func @index_map_keep_dims
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<64x128xf32>):
 // CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[X]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
-// CHECK-NEXT: %[[S:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 256, threads_per_row = 4, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64x128xf32> -> tensor<64x1xf32>
+// CHECK-NEXT: %[[S:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64x1xf32>
 // CHECK-NEXT: %[[R:[^ ]+]] = sopt.reciprocal %[[S]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>} : tensor<64x1xf32>
 // CHECK-NEXT: %[[RB:[^ ]+]] = sopt.broadcast %[[R]] dims = [0, 1] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x1xf32> -> tensor<64x128xf32>
 // CHECK-NEXT: %[[Y:[^ ]+]] = sopt.mul %[[E]], %[[RB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
@@ -178,7 +181,7 @@ func.func @index_map_keep_dims(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
 // Through a reduce without keep_dims: (d0, d1) -> (d0).
 // CHECK-LABEL: func.func @index_map_drop_dims
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<64x128xf32>):
-// CHECK-NEXT: %[[M:[^ ]+]] = sopt.reduce max %[[X]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 256, threads_per_row = 4, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64x128xf32> -> tensor<64xf32>
+// CHECK-NEXT: %[[M:[^ ]+]] = sopt.reduce max %[[X]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64xf32>
 // CHECK-NEXT: %[[N:[^ ]+]] = sopt.neg %[[M]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<64xf32>
 // CHECK-NEXT: %[[NB:[^ ]+]] = sopt.broadcast %[[N]] dims = [0] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64xf32> -> tensor<64x128xf32>
 // CHECK-NEXT: %[[Y:[^ ]+]] = sopt.add %[[X]], %[[NB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
@@ -259,9 +262,9 @@ func.func @index_map_reshape_split(%x: tensor<128xf32>, %z: tensor<8x16xf32>) ->
 // index maps in its own space; the second space is the 1-D [64].
 // CHECK-LABEL: func.func @two_groups
 // CHECK: sopt.exp %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
-// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 256, threads_per_row = 4, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64x128xf32> -> tensor<64xf32>
+// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64xf32>
 // CHECK-NEXT: sopt.log %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<64xf32>
-// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 1, cols = 64, threads_per_block = 256, threads_per_row = 2, rows_per_block = 128, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64xf32> -> tensor<f32>
+// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 1, cols = 64, threads_per_block = 64, threads_per_row = 2, rows_per_block = 32, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64xf32> -> tensor<f32>
 // CHECK-NEXT: sopt.neg %{{.+}} {sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>} : tensor<f32>
 func.func @two_groups(%x: tensor<64x128xf32>) -> tensor<f32> {
   %e = sopt.exp %x : tensor<64x128xf32>

@@ -6,8 +6,13 @@ exec_root=${1:?usage: sanitize.sh <lit exec root>}
 status=0
 for binary in $(find "$exec_root" -path '*/Output/*.tmp' -type f -perm -u+x | sort); do
   for tool in memcheck racecheck; do
-    if compute-sanitizer --tool "$tool" --error-exitcode 1 "$binary" > /tmp/sanitize.log 2>&1; then
+    timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 \
+      "$binary" > /tmp/sanitize.log 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
       echo "$tool clean: $(basename "$binary")"
+    elif [ $rc -eq 124 ]; then
+      echo "$tool TIMED OUT after ${SANITIZE_TIMEOUT:-120} s: $(basename "$binary")"
     else
       echo "$tool FAILED: $(basename "$binary")"; tail -20 /tmp/sanitize.log; status=1
     fi
