@@ -4,6 +4,7 @@
 #include "CudaSyntax.h"
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -36,27 +37,54 @@ private:
   LogicalResult emitOp(Operation *op);
   LogicalResult emitMatmul(MatmulOp op);
   LogicalResult emitConstant(ConstantOp op);
+  LogicalResult emitSparseProduct(Operation *op, Value sparse, Value dense);
 
   func::FuncOp fn;
   const DenseMap<Operation *, KernelLaunch> &kernels;
   DenseMap<Value, std::string> pointer;
   DenseMap<Value, std::string> resultSlot; // values the caller receives
+  /// CSR arguments: the base name of their positions, coordinates, values
+  /// and nnz parameters.
+  DenseMap<Value, std::string> csr;
   SmallVector<std::string> intermediates;
   std::string declarations, body, statics;
   unsigned counter = 0;
 };
 
+/// CSR with 32- or 64-bit indices: what the cuSPARSE calls take.
+bool isCsr(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && getSparseFormat(tensor) == SparseFormat::CSR &&
+         hasSupportedIndexWidths(tensor);
+}
+
+/// The index type of a CSR tensor's positions and coordinates (they share
+/// one type in the C ABI: the wider of the two).
+std::string csrIndexType(RankedTensorType type) {
+  auto enc = sparse_tensor::getSparseTensorEncoding(type);
+  return enc.getPosWidth() == 32 && enc.getCrdWidth() == 32 ? "int32_t" : "int64_t";
+}
+
 LogicalResult HostWriter::checkSignature() {
-  for (Type t : llvm::concat<const Type>(fn.getArgumentTypes(), fn.getResultTypes())) {
+  auto supportedDense = [](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
-    if (!tensor || !tensor.hasStaticShape() ||
-        sparse_tensor::getSparseTensorEncoding(tensor) ||
-        !storageType(tensor.getElementType()))
-      return fn.emitOpError() << "has the argument or result type " << t
+    return tensor && tensor.hasStaticShape() &&
+           !sparse_tensor::getSparseTensorEncoding(tensor) &&
+           storageType(tensor.getElementType());
+  };
+  for (Type t : fn.getArgumentTypes())
+    if (!supportedDense(t) &&
+        !(isCsr(t) && storageType(cast<RankedTensorType>(t).getElementType())))
+      return fn.emitOpError() << "has the argument type " << t
                               << "; the CUDA emitter takes statically shaped "
                                  "dense tensors of f32, f16, bf16, f64, i1, "
+                                 "i32 or i64, and CSR matrices";
+  for (Type t : fn.getResultTypes())
+    if (!supportedDense(t))
+      return fn.emitOpError() << "has the result type " << t
+                              << "; the CUDA emitter returns statically shaped "
+                                 "dense tensors of f32, f16, bf16, f64, i1, "
                                  "i32 or i64";
-  }
   return success();
 }
 
@@ -112,6 +140,72 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
       "{2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
       "{11}, {14}, {2}, {12}, {13}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));\n",
       opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType);
+  return success();
+}
+
+LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
+                                            Value dense) {
+  auto matrix = tensorType(sparse);
+  auto denseType = tensorType(dense);
+  Type element = matrix.getElementType();
+  std::string dataType = element.isF32()    ? "CUDA_R_32F"
+                         : element.isF16()  ? "CUDA_R_16F"
+                         : element.isBF16() ? "CUDA_R_16BF"
+                                            : "";
+  if (dataType.empty())
+    return op->emitOpError("has an element type cuSPARSE does not take here "
+                           "(f32, f16 and bf16 are supported)");
+  std::string a = csr.lookup(sparse);
+  std::string index = csrIndexType(matrix) == "int32_t" ? "CUSPARSE_INDEX_32I"
+                                                         : "CUSPARSE_INDEX_64I";
+  int64_t m = matrix.getDimSize(0), k = matrix.getDimSize(1);
+  std::string out = destination(op->getResult(0));
+  std::string in = pointer.lookup(dense);
+  body += "    {\n      // " + op->getName().getStringRef().str() +
+          " through cuSPARSE (default algorithm, f32 accumulation)\n";
+  body += llvm::formatv(
+      "      sopt::CusparseCsr a;\n"
+      "      SOPT_TRY_CUSPARSE(cusparseCreateCsr(&a.descriptor, {0}, {1}, {2}_nnz, "
+      "(void *){2}_positions, (void *){2}_coordinates, (void *){2}_values, {3}, {3}, "
+      "CUSPARSE_INDEX_BASE_ZERO, {4}));\n",
+      m, k, a, index, dataType);
+  if (isa<SpmvOp>(op)) {
+    body += llvm::formatv(
+        "      sopt::CusparseDnVec x, y;\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCreateDnVec(&x.descriptor, {0}, (void *){1}, {2}));\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCreateDnVec(&y.descriptor, {3}, (void *){4}, {2}));\n"
+        "      size_t bytes = 0;\n"
+        "      SOPT_TRY_CUSPARSE(cusparseSpMV_bufferSize(sopt::cusparseFor(stream), "
+        "CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a.descriptor, x.descriptor, &zero, "
+        "y.descriptor, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));\n"
+        "      sopt::StreamBuffer buffer(bytes, stream);\n"
+        "      SOPT_TRY(buffer.status);\n"
+        "      SOPT_TRY_CUSPARSE(cusparseSpMV(sopt::cusparseFor(stream), "
+        "CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a.descriptor, x.descriptor, &zero, "
+        "y.descriptor, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buffer.data));\n",
+        k, in, dataType, m, out);
+  } else {
+    int64_t n = denseType.getDimSize(1);
+    body += llvm::formatv(
+        "      sopt::CusparseDnMat b, c;\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCreateDnMat(&b.descriptor, {0}, {1}, {1}, "
+        "(void *){2}, {3}, CUSPARSE_ORDER_ROW));\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCreateDnMat(&c.descriptor, {4}, {1}, {1}, "
+        "(void *){5}, {3}, CUSPARSE_ORDER_ROW));\n"
+        "      size_t bytes = 0;\n"
+        "      SOPT_TRY_CUSPARSE(cusparseSpMM_bufferSize(sopt::cusparseFor(stream), "
+        "CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, "
+        "a.descriptor, b.descriptor, &zero, c.descriptor, CUDA_R_32F, "
+        "CUSPARSE_SPMM_ALG_DEFAULT, &bytes));\n"
+        "      sopt::StreamBuffer buffer(bytes, stream);\n"
+        "      SOPT_TRY(buffer.status);\n"
+        "      SOPT_TRY_CUSPARSE(cusparseSpMM(sopt::cusparseFor(stream), "
+        "CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, "
+        "a.descriptor, b.descriptor, &zero, c.descriptor, CUDA_R_32F, "
+        "CUSPARSE_SPMM_ALG_DEFAULT, buffer.data));\n",
+        k, n, in, dataType, m, out);
+  }
+  body += "    }\n";
   return success();
 }
 
@@ -192,6 +286,19 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         return success();
       })
       .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })
+      .Case([&](SpmmOp spmm) -> LogicalResult {
+        if (!csr.count(spmm.getLhs()))
+          return spmm.emitOpError(
+              "is lowered to cuSPARSE only as CSR argument x dense matrix; "
+              "other forms wait for the project's own SpMM kernels");
+        return emitSparseProduct(spmm, spmm.getLhs(), spmm.getRhs());
+      })
+      .Case([&](SpmvOp spmv) -> LogicalResult {
+        if (!csr.count(spmv.getMatrix()))
+          return spmv.emitOpError("is lowered to cuSPARSE only for a CSR "
+                                  "function argument");
+        return emitSparseProduct(spmv, spmv.getMatrix(), spmv.getVector());
+      })
       .Case([&](ReshapeOp reshape) -> LogicalResult {
         // Row-major reshapes move no data: the result aliases the input.
         pointer[reshape.getResult()] = pointer.lookup(reshape.getInput());
@@ -225,8 +332,19 @@ LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header
   SmallVector<std::string> params;
   for (auto [i, arg] : llvm::enumerate(fn.getArguments())) {
     std::string name = "arg" + std::to_string(i);
-    params.push_back("const " + *storageType(tensorType(arg).getElementType()) +
-                     " *" + name);
+    std::string element = *storageType(tensorType(arg).getElementType());
+    if (isCsr(arg.getType())) {
+      // A CSR matrix is four parameters: row positions (rows + 1),
+      // column coordinates and values (nnz each), and nnz.
+      std::string index = csrIndexType(tensorType(arg));
+      params.push_back("const " + index + " *" + name + "_positions");
+      params.push_back("const " + index + " *" + name + "_coordinates");
+      params.push_back("const " + element + " *" + name + "_values");
+      params.push_back("int64_t " + name + "_nnz");
+      csr[arg] = name;
+      continue;
+    }
+    params.push_back("const " + element + " *" + name);
     pointer[arg] = name;
   }
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());

@@ -1,0 +1,69 @@
+//===- Cusparse.h - cuSPARSE handles and descriptors for host code -*- C++ -*-===//
+//
+// The generated host functions call cuSPARSE for sparse products that have no
+// kernel of our own yet. These wrappers release descriptors and work buffers
+// on every path out of a call, errors included.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_CUSPARSE_H
+#define SPARSE_OPT_RUNTIME_CUSPARSE_H
+
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+namespace sopt {
+
+/// One handle per process, created on first use, bound to `stream`.
+inline cusparseHandle_t cusparseFor(cudaStream_t stream) {
+  static cusparseHandle_t handle = [] {
+    cusparseHandle_t h = nullptr;
+    cusparseCreate(&h);
+    return h;
+  }();
+  cusparseSetStream(handle, stream);
+  return handle;
+}
+
+struct CusparseCsr {
+  cusparseSpMatDescr_t descriptor = nullptr;
+  ~CusparseCsr() {
+    if (descriptor)
+      cusparseDestroySpMat(descriptor);
+  }
+};
+
+struct CusparseDnMat {
+  cusparseDnMatDescr_t descriptor = nullptr;
+  ~CusparseDnMat() {
+    if (descriptor)
+      cusparseDestroyDnMat(descriptor);
+  }
+};
+
+struct CusparseDnVec {
+  cusparseDnVecDescr_t descriptor = nullptr;
+  ~CusparseDnVec() {
+    if (descriptor)
+      cusparseDestroyDnVec(descriptor);
+  }
+};
+
+/// Stream-ordered scratch: allocated on `stream`, freed on it when done.
+struct StreamBuffer {
+  void *data = nullptr;
+  cudaStream_t stream;
+  cudaError_t status = cudaSuccess;
+  StreamBuffer(size_t bytes, cudaStream_t stream) : stream(stream) {
+    if (bytes)
+      status = cudaMallocAsync(&data, bytes, stream);
+  }
+  ~StreamBuffer() {
+    if (data)
+      cudaFreeAsync(data, stream);
+  }
+};
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_CUSPARSE_H
