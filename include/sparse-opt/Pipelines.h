@@ -22,6 +22,11 @@ struct SparseOptPipelineOptions
       *this, "shared-memory-per-block",
       llvm::cl::desc("Shared memory a block may use, in bytes"),
       llvm::cl::init(232448)};
+  PassOptions::Option<int64_t> registerElementsPerThread{
+      *this, "register-elements-per-thread",
+      llvm::cl::desc("Row elements a thread may keep in registers across a "
+                     "reduction (fewer: more threads per row, more occupancy)"),
+      llvm::cl::init(32)};
 };
 
 /// The compiler's pipeline up to CUDA emission: TOSA is converted to sopt,

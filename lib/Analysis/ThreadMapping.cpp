@@ -93,14 +93,26 @@ MappingAttr columnMapping(int64_t parallel, int64_t reduced,
 MappingAttr rowMapping(int64_t rows, int64_t cols, int64_t maxVector,
                        const GpuTarget &target, MLIRContext *ctx) {
   int64_t vec = vectorWidthFor(cols, maxVector);
+  // 16-bit rows carry twice the elements per byte moved: halve what a thread
+  // keeps, so that more threads (and more loads in flight) share the work.
+  int64_t budget = target.registerElementsPerThread;
+  if (maxVector > 4)
+    budget = std::max<int64_t>(budget / 2, vec);
   // The fewest threads per row that keep the row in registers; short rows
   // get a fraction of a warp, long ones a whole block.
   int64_t perRow = 1;
-  while (perRow < target.maxThreadsPerBlock &&
-         ceilDiv(cols, perRow) > target.registerElementsPerThread)
+  while (perRow < target.maxThreadsPerBlock && ceilDiv(cols, perRow) > budget)
     perRow *= 2;
   while (perRow > 1 && (perRow / 2) * vec >= cols)
     perRow /= 2; // no thread without work
+  // A last pass that only some threads fill wastes the rest: prefer half as
+  // many threads when that divides the row evenly and this does not.
+  auto idle = [&](int64_t threads) {
+    return ceilDiv(cols, threads * vec) * threads * vec - cols;
+  };
+  if (perRow > 1 && idle(perRow) > 0 && idle(perRow / 2) == 0 &&
+      ceilDiv(cols, perRow / 2) <= 2 * budget)
+    perRow /= 2;
   MappingKind kind = perRow < target.warpSize    ? MappingKind::SubwarpRows
                      : perRow == target.warpSize ? MappingKind::WarpRows
                                                  : MappingKind::BlockRows;

@@ -23,10 +23,12 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   PropagateThreadMappingOptions mapping;
   mapping.smCount = options.smCount;
   mapping.sharedMemoryPerBlock = options.sharedMemoryPerBlock;
+  mapping.registerElementsPerThread = options.registerElementsPerThread;
   pm.addPass(createPropagateThreadMapping(mapping));
   PlanReuseOptions reuse;
   reuse.smCount = options.smCount;
   reuse.sharedMemoryPerBlock = options.sharedMemoryPerBlock;
+  reuse.registerElementsPerThread = options.registerElementsPerThread;
   pm.addPass(createPlanReuse(reuse));
 }
 

@@ -62,6 +62,7 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
   void runOnOperation() override {
     target.smCount = smCount;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
+    target.registerElementsPerThread = registerElementsPerThread;
     SmallVector<FusionOp> worklist;
     forEachFusion(getOperation(), [&](FusionOp f) { worklist.push_back(f); });
     while (!worklist.empty()) {

@@ -24,6 +24,7 @@ struct PropagateThreadMappingPass
     GpuTarget target;
     target.smCount = smCount;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
+    target.registerElementsPerThread = registerElementsPerThread;
     bool failed = false;
     forEachFusion(getOperation(), [&](FusionOp fusion) {
       BackboneGrouping grouping(fusion);

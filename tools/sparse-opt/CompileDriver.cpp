@@ -81,6 +81,11 @@ int sopt::runCompileDriver(int argc, char **argv) {
       "shared-memory-per-block",
       cl::desc("Shared memory a block may use, in bytes"), cl::init(232448),
       cl::cat(category));
+  cl::opt<int64_t> registerElements(
+      "register-elements-per-thread",
+      cl::desc("Row elements a thread may keep in registers across a "
+               "reduction"),
+      cl::init(32), cl::cat(category));
   cl::opt<bool> keepAttention(
       "keep-attention", cl::desc("Leave sopt.attention for its own schedule"),
       cl::cat(category));
@@ -122,6 +127,7 @@ int sopt::runCompileDriver(int argc, char **argv) {
   options.keepAttention = keepAttention;
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
+  options.registerElementsPerThread = registerElements;
   buildSparseOptPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

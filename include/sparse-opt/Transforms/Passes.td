@@ -134,6 +134,9 @@ def PropagateThreadMapping : Pass<"sopt-propagate-mapping"> {
            "Streaming multiprocessors of the target GPU">,
     Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
            /*default=*/"232448", "Shared memory a block may use, in bytes">,
+    Option<"registerElementsPerThread", "register-elements-per-thread",
+           "int64_t", /*default=*/"32",
+           "Row elements a thread may keep in registers across a reduction">,
   ];
 }
 
@@ -177,6 +180,9 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
            "Streaming multiprocessors of the target GPU">,
     Option<"sharedMemoryPerBlock", "shared-memory-per-block", "int64_t",
            /*default=*/"232448", "Shared memory a block may use, in bytes">,
+    Option<"registerElementsPerThread", "register-elements-per-thread",
+           "int64_t", /*default=*/"32",
+           "Row elements a thread may keep in registers across a reduction">,
   ];
 }
 

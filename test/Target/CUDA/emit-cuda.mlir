@@ -4,7 +4,7 @@
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 
-// SUMMARY: layer_norm_kernel0: 15 ops (2 reductions) | warp_rows 2048x1024, 64 threads (32/row), vector 8, grid 1024 | smem 0 B | reductions in registers (warp shuffles) | 1 row value(s) kept across reductions
+// SUMMARY: layer_norm_kernel0: 15 ops (2 reductions) | block_rows 2048x1024, 128 threads (64/row), vector 8, grid 1024 | smem 64 B | reductions in shared memory | 1 row value(s) kept across reductions
 // SUMMARY: pruned_kernel0: 2 ops | elementwise 1024x1, 256 threads, vector 4, grid 1
 
 // The preamble, once.
@@ -12,21 +12,22 @@
 // CHECK: #include "{{.*}}emit-cuda.mlir.tmp.h"
 // CHECK: #include "sparse-opt/Runtime/Cusparse.h"
 
-// LayerNorm in bf16: 16-byte vectors (8 elements), x kept in registers,
-// the centred value recomputed in the last phase.
-// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(64)
+// LayerNorm in bf16: 16-byte vectors (8 elements), two warps per row (16-bit
+// rows keep 16 elements per thread), x kept in registers, the centred value
+// recomputed in the last phase.
+// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(128)
 // CHECK-NEXT: layer_norm_kernel0(const __nv_bfloat16 *__restrict__ in0,
 // CHECK: constexpr int kVector = 8;
 // CHECK: float cache{{[0-9]+}}[kItems * kVector];
 // CHECK: sopt::loadVector<kVector>(in0 + ((d0 * 1024) + d1c), ld{{[0-9]+}});
-// CHECK: sopt::subwarpAllReduce<sopt::SumOp, kThreadsPerRow>
-// CHECK: sopt::subwarpAllReduce<sopt::SumOp, kThreadsPerRow>
+// CHECK: sopt::blockRowAllReduce<sopt::SumOp, kThreadsPerRow>(acc{{[0-9]+}}, reinterpret_cast<float *>(smem + 0))
+// CHECK: sopt::blockRowAllReduce<sopt::SumOp, kThreadsPerRow>(acc{{[0-9]+}}, reinterpret_cast<float *>(smem + 32))
 // CHECK: rsqrtf(
 // CHECK: sopt::storeVector<kVector>(out0 + ((d0 * 1024) + d1c),
 
 // The host function: a launch with the kernel's summary.
 // CHECK: extern "C" cudaError_t layer_norm(const __nv_bfloat16 *arg0, const __nv_bfloat16 *arg1, const __nv_bfloat16 *arg2, __nv_bfloat16 *result0, cudaStream_t stream)
-// CHECK: layer_norm_kernel0<<<1024, 64, 0, stream>>>(arg0, arg1, arg2, result0);
+// CHECK: layer_norm_kernel0<<<1024, 128, 64, stream>>>(arg0, arg1, arg2, result0);
 func.func @layer_norm(%x: tensor<2048x1024xbf16>, %g: tensor<1024xbf16>, %b: tensor<1024xbf16>) -> tensor<2048x1024xbf16> {
   %y = sopt.layer_norm %x scale(%g : tensor<1024xbf16>) bias(%b : tensor<1024xbf16>) : tensor<2048x1024xbf16>
   return %y : tensor<2048x1024xbf16>
