@@ -2,24 +2,10 @@
 // result matches a float64 reference on an awkward size.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %s -o %t && %t | FileCheck %s
+// RUN: %nvcc -I%S/lib %s -o %t && %t | FileCheck %s
 // CHECK: smoke: {{.*}} n=1000003 rel_err={{.*}} PASS
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
-
-#define CHECK_CUDA(call)                                                       \
-  do {                                                                         \
-    cudaError_t err_ = (call);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,      \
-                   cudaGetErrorString(err_));                                  \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "Harness.h"
 
 __global__ void saxpy(int n, float a, const float *x, const float *y,
                       float *out) {

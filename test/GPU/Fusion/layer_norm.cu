@@ -8,6 +8,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "References.h"
 #include "layer_norm.h"
 
 using namespace harness;
@@ -21,20 +22,8 @@ void run(Report &report, const char *name, Fn fn, int rows, int cols) {
   y.poison();
   launch(fn, x.device, g.device, b.device, y.device);
   y.download();
-  std::vector<double> ref(y.size);
-  for (int r = 0; r < rows; ++r) {
-    const double *row = &x.values[size_t(r) * cols];
-    double mean = 0, var = 0;
-    for (int c = 0; c < cols; ++c)
-      mean += row[c];
-    mean /= cols;
-    for (int c = 0; c < cols; ++c)
-      var += (row[c] - mean) * (row[c] - mean);
-    var /= cols;
-    for (int c = 0; c < cols; ++c)
-      ref[size_t(r) * cols + c] =
-          (row[c] - mean) / std::sqrt(var + 1e-5) * g.values[c] + b.values[c];
-  }
+  std::vector<double> ref =
+      reference::layerNorm(x.values, g.values, b.values, rows, cols, 1e-5);
   report.check(name, relativeError(y.values, ref), tolerance<T>());
 }
 

@@ -7,6 +7,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "References.h"
 #include "rms_norm.h"
 
 using namespace harness;
@@ -19,16 +20,7 @@ void run(Report &report, const char *name, Fn fn, int rows, int cols) {
   y.poison();
   launch(fn, x.device, g.device, y.device);
   y.download();
-  std::vector<double> ref(y.size);
-  for (int r = 0; r < rows; ++r) {
-    const double *row = &x.values[size_t(r) * cols];
-    double meanSquare = 0;
-    for (int c = 0; c < cols; ++c)
-      meanSquare += row[c] * row[c];
-    meanSquare /= cols;
-    for (int c = 0; c < cols; ++c)
-      ref[size_t(r) * cols + c] = row[c] / std::sqrt(meanSquare + 1e-6) * g.values[c];
-  }
+  std::vector<double> ref = reference::rmsNorm(x.values, g.values, rows, cols, 1e-6);
   report.check(name, relativeError(y.values, ref), tolerance<T>());
 }
 

@@ -8,6 +8,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "References.h"
 #include "split_row.h"
 
 using namespace harness;
@@ -23,20 +24,8 @@ int main() {
     y.poison();
     launch(layer_norm_f32_4x1000003, x.device, g.device, b.device, y.device);
     y.download();
-    std::vector<double> ref(y.size);
-    for (int r = 0; r < rows; ++r) {
-      const double *row = &x.values[size_t(r) * cols];
-      double mean = 0, var = 0;
-      for (int c = 0; c < cols; ++c)
-        mean += row[c];
-      mean /= cols;
-      for (int c = 0; c < cols; ++c)
-        var += (row[c] - mean) * (row[c] - mean);
-      var /= cols;
-      for (int c = 0; c < cols; ++c)
-        ref[size_t(r) * cols + c] =
-            (row[c] - mean) / std::sqrt(var + 1e-5) * g.values[c] + b.values[c];
-    }
+    std::vector<double> ref =
+        reference::layerNorm(x.values, g.values, b.values, rows, cols, 1e-5);
     report.check("layer_norm_f32_4x1000003", relativeError(y.values, ref), 1e-5);
   }
   {
@@ -46,17 +35,7 @@ int main() {
     y.poison();
     launch(softmax_bf16_2x65536, x.device, y.device);
     y.download();
-    std::vector<double> ref(y.size);
-    for (int r = 0; r < rows; ++r) {
-      const double *row = &x.values[size_t(r) * cols];
-      double max = -INFINITY, sum = 0;
-      for (int c = 0; c < cols; ++c)
-        max = std::max(max, row[c]);
-      for (int c = 0; c < cols; ++c)
-        sum += std::exp(row[c] - max);
-      for (int c = 0; c < cols; ++c)
-        ref[size_t(r) * cols + c] = std::exp(row[c] - max) / sum;
-    }
+    std::vector<double> ref = reference::softmax(x.values, rows, cols);
     report.check("softmax_bf16_2x65536", relativeError(y.values, ref),
                  tolerance<__nv_bfloat16>());
   }

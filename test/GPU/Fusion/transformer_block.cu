@@ -9,6 +9,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "References.h"
 #include "transformer_block.h"
 
 using namespace harness;
@@ -29,22 +30,7 @@ Matrix matmul(const Matrix &a, const Matrix &b, int m, int k, int n) {
   return c;
 }
 
-void layerNorm(Matrix &x, const Matrix &g, const Matrix &b, int rows, int cols) {
-  for (int r = 0; r < rows; ++r) {
-    double *row = &x[size_t(r) * cols];
-    double mean = 0, var = 0;
-    for (int c = 0; c < cols; ++c)
-      mean += row[c];
-    mean /= cols;
-    for (int c = 0; c < cols; ++c)
-      var += (row[c] - mean) * (row[c] - mean);
-    var /= cols;
-    for (int c = 0; c < cols; ++c)
-      row[c] = (row[c] - mean) / std::sqrt(var + 1e-12) * g[c] + b[c];
-  }
-}
-
-Matrix reference(const std::vector<const Matrix *> &in) {
+Matrix blockReference(const std::vector<const Matrix *> &in) {
   const Matrix &x = *in[0];
   Matrix q = matmul(x, *in[1], kTokens, kHidden, kHidden);
   Matrix k = matmul(x, *in[2], kTokens, kHidden, kHidden);
@@ -72,17 +58,16 @@ Matrix reference(const std::vector<const Matrix *> &in) {
   Matrix h1 = matmul(attended, *in[4], kTokens, kHidden, kHidden);
   for (size_t i = 0; i < h1.size(); ++i)
     h1[i] += x[i];
-  layerNorm(h1, *in[5], *in[6], kTokens, kHidden);
+  h1 = reference::layerNorm(h1, *in[5], *in[6], kTokens, kHidden, 1e-12);
   Matrix up = matmul(h1, *in[7], kTokens, kHidden, kMlp);
   for (size_t i = 0; i < up.size(); ++i) {
     double s = up[i] + (*in[8])[i % kMlp];
-    up[i] = 0.5 * s * (1.0 + std::erf(s / std::sqrt(2.0)));
+    up[i] = reference::gelu(s);
   }
   Matrix y = matmul(up, *in[9], kTokens, kMlp, kHidden);
   for (size_t i = 0; i < y.size(); ++i)
     y[i] += (*in[10])[i % kHidden] + h1[i];
-  layerNorm(y, *in[11], *in[12], kTokens, kHidden);
-  return y;
+  return reference::layerNorm(y, *in[11], *in[12], kTokens, kHidden, 1e-12);
 }
 } // namespace
 
@@ -109,7 +94,7 @@ int main() {
          g1.device, b1.device, w1.device, bias1.device, w2.device, bias2.device,
          g2.device, b2.device, y.device);
   y.download();
-  Matrix ref = reference({&x.values, &wq.values, &wk.values, &wv.values, &wo.values,
+  Matrix ref = blockReference({&x.values, &wq.values, &wk.values, &wv.values, &wo.values,
                           &g1.values, &b1.values, &w1.values, &bias1.values,
                           &w2.values, &bias2.values, &g2.values, &b2.values});
   // Eight f32 GEMMs with K up to 3072 and two normalisations.
