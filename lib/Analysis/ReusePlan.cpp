@@ -1,6 +1,7 @@
 //===- ReusePlan.cpp - where a fused kernel keeps its values --------------===//
 
 #include "sparse-opt/Analysis/ReusePlan.h"
+#include "sparse-opt/Support/Extents.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
@@ -14,7 +15,6 @@ constexpr int64_t kAccumulatorBytes = 4; // rows accumulate in f32
 constexpr int64_t kSharedAlignment = 16; // 128-bit shared accesses
 
 int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 bool isRowKind(MappingKind kind) {
   return kind == MappingKind::SubwarpRows || kind == MappingKind::WarpRows ||

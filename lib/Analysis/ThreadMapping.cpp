@@ -1,6 +1,7 @@
 //===- ThreadMapping.cpp - a group's mapping onto threads -----------------===//
 
 #include "sparse-opt/Analysis/ThreadMapping.h"
+#include "sparse-opt/Support/Extents.h"
 
 #include "mlir/IR/AffineExpr.h"
 #include "sparse-opt/Analysis/IndexMaps.h"
@@ -11,15 +12,6 @@ using namespace mlir;
 using namespace mlir::sopt;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t result = 1;
-  for (int64_t v : values)
-    result *= v;
-  return result;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Elements of the widest tensor element type of the group that fit one
 /// 16-byte access: 4 for f32, 8 for bf16/f16.

@@ -15,6 +15,7 @@
 #include "CudaSyntax.h"
 
 #include "sparse-opt/Analysis/BackboneGrouping.h"
+#include "sparse-opt/Support/Extents.h"
 #include "sparse-opt/Analysis/IndexMaps.h"
 #include "sparse-opt/Analysis/ThreadMapping.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
@@ -30,13 +31,6 @@ using namespace mlir::sopt;
 using namespace mlir::sopt::cuda;
 
 namespace {
-
-int64_t product(ArrayRef<int64_t> values) {
-  int64_t p = 1;
-  for (int64_t v : values)
-    p *= v;
-  return p;
-}
 
 RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()); }
 
