@@ -4,6 +4,8 @@
 # Features:
 #   nvcc      nvcc was found; tests compile CUDA (generated or hand-written).
 #   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
+#   dlmc-data the DLMC matrices are beside the checkout
+#             (../shared/data/dlmc, substituted as %dlmc_dir).
 # GPU tests say `REQUIRES: cuda-gpu` and report UNSUPPORTED elsewhere.
 
 import os
@@ -56,9 +58,16 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.sopt_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["sparse-opt"], tool_dirs)
+llvm_config.add_tool_substitutions(["sparse-opt", "sopt-sparse-info"], tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.sopt_tools_dir, append_path=True)
+
+# --- Data beside the checkout (not in CI) ----------------------------------
+dlmc_dir = os.path.normpath(
+    os.path.join(config.sopt_src_root, "..", "shared", "data", "dlmc"))
+if os.path.isdir(dlmc_dir):
+    config.available_features.add("dlmc-data")
+config.substitutions.append(("%dlmc_dir", dlmc_dir))
 
 # --- CUDA ---------------------------------------------------------------
 nvcc = config.nvcc_executable
