@@ -100,3 +100,122 @@ std::optional<AffineMap> sopt::resultIndices(Operation *op, unsigned operand,
   }
   return std::nullopt;
 }
+
+namespace {
+
+/// sum(coefficients[i] * d_i) + constant, when an expression has that form.
+struct Linear {
+  SmallVector<int64_t> coefficients;
+  int64_t constant = 0;
+};
+
+std::optional<Linear> linearize(AffineExpr e, unsigned numDims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(e)) {
+    Linear l;
+    l.coefficients.assign(numDims, 0);
+    l.constant = c.getValue();
+    return l;
+  }
+  if (auto d = dyn_cast<AffineDimExpr>(e)) {
+    Linear l;
+    l.coefficients.assign(numDims, 0);
+    l.coefficients[d.getPosition()] = 1;
+    return l;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return std::nullopt;
+  if (bin.getKind() == AffineExprKind::Add) {
+    auto a = linearize(bin.getLHS(), numDims), b = linearize(bin.getRHS(), numDims);
+    if (!a || !b)
+      return std::nullopt;
+    for (unsigned i = 0; i < numDims; ++i)
+      a->coefficients[i] += b->coefficients[i];
+    a->constant += b->constant;
+    return a;
+  }
+  if (bin.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      if (auto a = linearize(bin.getLHS(), numDims)) {
+        for (int64_t &coefficient : a->coefficients)
+          coefficient *= c.getValue();
+        a->constant *= c.getValue();
+        return a;
+      }
+  return std::nullopt;
+}
+
+AffineExpr rebuild(const Linear &l, MLIRContext *ctx) {
+  AffineExpr e = getAffineConstantExpr(l.constant, ctx);
+  for (auto [i, c] : llvm::enumerate(l.coefficients))
+    if (c != 0)
+      e = e + getAffineDimExpr(i, ctx) * c;
+  return e;
+}
+
+AffineExpr simplifyExpr(AffineExpr e, ArrayRef<int64_t> extents) {
+  auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+  if (!bin)
+    return e;
+  AffineExpr lhs = simplifyExpr(bin.getLHS(), extents);
+  AffineExpr rhs = simplifyExpr(bin.getRHS(), extents);
+  auto divisor = dyn_cast<AffineConstantExpr>(rhs);
+  std::optional<Linear> l = linearize(lhs, extents.size());
+  bool divides = bin.getKind() == AffineExprKind::FloorDiv ||
+                 bin.getKind() == AffineExprKind::Mod;
+  if (divides && divisor && divisor.getValue() > 0 && l && l->constant >= 0) {
+    // Split into terms that are multiples of the divisor and the rest; if
+    // the rest never reaches the divisor, floordiv keeps the first part
+    // (divided) and mod the second.
+    int64_t d = divisor.getValue();
+    Linear high, low;
+    high.coefficients.assign(extents.size(), 0);
+    low.coefficients.assign(extents.size(), 0);
+    low.constant = l->constant;
+    int64_t lowMax = l->constant;
+    bool ok = true;
+    for (auto [i, c] : llvm::enumerate(l->coefficients)) {
+      if (c < 0)
+        ok = false;
+      else if (c % d == 0)
+        high.coefficients[i] = c / d;
+      else {
+        low.coefficients[i] = c;
+        lowMax += c * (extents[i] - 1);
+      }
+    }
+    if (ok && lowMax < d)
+      return bin.getKind() == AffineExprKind::FloorDiv
+                 ? rebuild(high, e.getContext())
+                 : rebuild(low, e.getContext());
+  }
+  // (x floordiv d) mod m is x floordiv d when x < d * m.
+  if (bin.getKind() == AffineExprKind::Mod && divisor) {
+    auto inner = dyn_cast<AffineBinaryOpExpr>(lhs);
+    if (inner && inner.getKind() == AffineExprKind::FloorDiv)
+      if (auto d = dyn_cast<AffineConstantExpr>(inner.getRHS()))
+        if (auto x = linearize(inner.getLHS(), extents.size());
+            x && x->constant >= 0 &&
+            llvm::all_of(x->coefficients, [](int64_t c) { return c >= 0; })) {
+          int64_t max = x->constant;
+          for (auto [i, c] : llvm::enumerate(x->coefficients))
+            max += c * (extents[i] - 1);
+          if (max < d.getValue() * divisor.getValue())
+            return lhs;
+        }
+  }
+  return getAffineBinaryOpExpr(bin.getKind(), lhs, rhs);
+}
+
+} // namespace
+
+AffineMap sopt::simplifyWithExtents(AffineMap map, ArrayRef<int64_t> extents) {
+  if (extents.size() != map.getNumDims() ||
+      llvm::any_of(extents, [](int64_t e) { return e <= 0; }))
+    return map;
+  SmallVector<AffineExpr> exprs;
+  for (AffineExpr e : map.getResults())
+    exprs.push_back(simplifyAffineExpr(simplifyExpr(e, extents),
+                                       map.getNumDims(), 0));
+  return AffineMap::get(map.getNumDims(), 0, exprs, map.getContext());
+}

@@ -207,7 +207,8 @@ private:
     SmallVector<AffineExpr> simplified;
     for (AffineExpr e : exprs)
       simplified.push_back(simplifyAffineExpr(e, rank, 0));
-    maps[op] = AffineMap::get(rank, 0, simplified, ctx);
+    maps[op] = simplifyWithExtents(AffineMap::get(rank, 0, simplified, ctx),
+                                   group.domain);
     return true;
   }
   bool assign(Operation *op, AffineMap map) {

@@ -227,12 +227,12 @@ func.func @index_map_transpose(%x: tensor<64x128xf32>) -> tensor<128x64xf32> {
 // -----
 
 // Through a reshape in an elementwise group, forwards ([8x16] -> [128]: the
-// row-major offset) ...
+// row-major offset; its `mod 128` is dropped, since d0 < 8 and d1 < 16) ...
 // CHECK-LABEL: func.func @index_map_reshape
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<8x16xf32>):
 // CHECK-NEXT: %[[A:[^ ]+]] = sopt.neg %[[X]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<8x16xf32>
-// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reshape %[[A]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> ((d0 * 16 + d1) mod 128)>} : tensor<8x16xf32> -> tensor<128xf32>
-// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.exp %[[R]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> ((d0 * 16 + d1) mod 128)>, sopt.mapping = #sopt.mapping<kind = elementwise, rows = 128, cols = 1, threads_per_block = 256, threads_per_row = 1, rows_per_block = 256, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<128xf32>
+// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reshape %[[A]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0 * 16 + d1)>} : tensor<8x16xf32> -> tensor<128xf32>
+// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.exp %[[R]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0 * 16 + d1)>, sopt.mapping = #sopt.mapping<kind = elementwise, rows = 128, cols = 1, threads_per_block = 256, threads_per_row = 1, rows_per_block = 256, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<128xf32>
 // CHECK-NEXT: sopt.yield %[[Y]] : tensor<128xf32>
 func.func @index_map_reshape(%x: tensor<8x16xf32>) -> tensor<128xf32> {
   %a = sopt.neg %x : tensor<8x16xf32>
@@ -243,12 +243,13 @@ func.func @index_map_reshape(%x: tensor<8x16xf32>) -> tensor<128xf32> {
 
 // -----
 
-// ... and splitting the space ([128] -> [8x16]).
+// ... and splitting the space ([128] -> [8x16]; `(d0 floordiv 16) mod 8` is
+// `d0 floordiv 16` since d0 < 128).
 // CHECK-LABEL: func.func @index_map_reshape_split
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<128xf32>, %[[Z:[^:]+]]: tensor<8x16xf32>):
 // CHECK-NEXT: %[[A:[^ ]+]] = sopt.neg %[[X]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0) -> (d0)>} : tensor<128xf32>
-// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reshape %[[A]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0) -> ((d0 floordiv 16) mod 8, d0 mod 16)>} : tensor<128xf32> -> tensor<8x16xf32>
-// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.add %[[R]], %[[Z]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0) -> ((d0 floordiv 16) mod 8, d0 mod 16)>, sopt.mapping = #sopt.mapping<kind = elementwise, rows = 128,
+// CHECK-NEXT: %[[R:[^ ]+]] = sopt.reshape %[[A]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0) -> (d0 floordiv 16, d0 mod 16)>} : tensor<128xf32> -> tensor<8x16xf32>
+// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.add %[[R]], %[[Z]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0) -> (d0 floordiv 16, d0 mod 16)>, sopt.mapping = #sopt.mapping<kind = elementwise, rows = 128,
 func.func @index_map_reshape_split(%x: tensor<128xf32>, %z: tensor<8x16xf32>) -> tensor<8x16xf32> {
   %a = sopt.neg %x : tensor<128xf32>
   %r = sopt.reshape %a : tensor<128xf32> -> tensor<8x16xf32>

@@ -36,6 +36,12 @@ SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape);
 /// element at `indices`.
 AffineExpr linearOffset(AffineMap indices, ArrayRef<int64_t> shape);
 
+/// `map` simplified with the knowledge that dim i ranges over
+/// [0, extents[i]): `(d0 * 768 + d1 * 64 + d2) floordiv 768` becomes `d0` when
+/// d1 < 12 and d2 < 64, and `mod 768` of it `d1 * 64 + d2`. Reshapes produce
+/// such expressions; without this they would cost divisions per element.
+AffineMap simplifyWithExtents(AffineMap map, ArrayRef<int64_t> extents);
+
 } // namespace mlir::sopt
 
 #endif // SPARSE_OPT_ANALYSIS_INDEXMAPS_H

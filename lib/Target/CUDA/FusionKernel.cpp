@@ -268,7 +268,8 @@ std::string KernelWriter::value(Value v, AffineMap map) {
     // Broadcast, transpose, reshape: the same elements, other indices.
     std::optional<AffineMap> operandMap = operandIndices(def, 0, map);
     assert(operandMap && "layout ops have index rules");
-    return value(def->getOperand(0), *operandMap);
+    return value(def->getOperand(0),
+                 simplifyWithExtents(*operandMap, group.domain));
   }
   scope.computed[key] = result;
   return result;
