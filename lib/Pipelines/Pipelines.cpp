@@ -19,7 +19,8 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFormFusionRegions());
-  pm.addPass(createGroupBackbones());
+  // sopt-propagate-mapping groups the regions itself (sopt-group-backbones
+  // alone is for inspecting the grouping).
   PropagateThreadMappingOptions mapping;
   mapping.smCount = options.smCount;
   mapping.sharedMemoryPerBlock = options.sharedMemoryPerBlock;

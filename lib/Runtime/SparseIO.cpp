@@ -370,21 +370,24 @@ bool readMtx(Reader &reader, sopt_csr &out) {
     if (count != fields)
       return reader.fail(at, "expected %d fields '%s', found %d", fields,
                          pattern ? "row column" : "row column value", count);
+    // A 1-based index into `extent` rows or columns.
+    auto indexToken = [&](std::string_view token, const char *what,
+                          int64_t extent, int64_t &index) {
+      std::string name = std::string(what) + " index";
+      if (!integerToken(reader, at, token, name.c_str(), index))
+        return false;
+      if (index >= 1 && index <= extent)
+        return true;
+      return reader.fail(at,
+                         "%s index %lld is out of range: the matrix has "
+                         "%lld %ss (indices 1 to %lld)",
+                         what, (long long)index, (long long)extent, what,
+                         (long long)extent);
+    };
     int64_t row, col;
-    if (!integerToken(reader, at, tokens[0], "row index", row))
+    if (!indexToken(tokens[0], "row", rows, row) ||
+        !indexToken(tokens[1], "column", cols, col))
       return false;
-    if (row < 1 || row > rows)
-      return reader.fail(at,
-                         "row index %lld is out of range: the matrix has "
-                         "%lld rows (indices 1 to %lld)",
-                         (long long)row, (long long)rows, (long long)rows);
-    if (!integerToken(reader, at, tokens[1], "column index", col))
-      return false;
-    if (col < 1 || col > cols)
-      return reader.fail(at,
-                         "column index %lld is out of range: the matrix has "
-                         "%lld columns (indices 1 to %lld)",
-                         (long long)col, (long long)cols, (long long)cols);
     float value = 1.0f;
     if (integer) {
       int64_t number;
