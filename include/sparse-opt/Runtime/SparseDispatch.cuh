@@ -1,0 +1,145 @@
+//===- SparseDispatch.cuh - run a schedule chosen at run time ---*- CUDA -*-===//
+//
+// Generated code instantiates exactly the kernel its schedule names. Tests
+// and benchmarks, which try many matrices and schedules in one binary, go
+// through these functions instead: they map a SpmmSchedule / SddmmSchedule
+// onto one of the template instances (every schedule that
+// checkSpmmSchedule / checkSddmmSchedule accepts, with the SDDMM tile at
+// most two outputs per group). Including this header compiles all of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SPARSEDISPATCH_CUH
+#define SPARSE_OPT_RUNTIME_SPARSEDISPATCH_CUH
+
+#include "sparse-opt/Runtime/Sddmm.cuh"
+#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Spmm.cuh"
+
+namespace sopt {
+
+namespace detail {
+
+template <typename T, int Threads, int PerThread, int Vector>
+cudaError_t spmmWithVector(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
+                           int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  if constexpr (PerThread % Vector == 0 && Vector * sizeof(T) <= 16)
+    return launchSpmm<T, Threads, PerThread, Vector>(a, b, n, c, rowOrder, s.tilesPerBlock,
+                                                     stream);
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, int Threads, int PerThread>
+cudaError_t spmmWithColumns(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
+                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  switch (s.vectorWidth) {
+  case 1: return spmmWithVector<T, Threads, PerThread, 1>(s, a, b, n, c, rowOrder, stream);
+  case 2: return spmmWithVector<T, Threads, PerThread, 2>(s, a, b, n, c, rowOrder, stream);
+  case 4: return spmmWithVector<T, Threads, PerThread, 4>(s, a, b, n, c, rowOrder, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, int Threads>
+cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
+                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  switch (s.columnsPerThread()) {
+  case 1: return spmmWithColumns<T, Threads, 1>(s, a, b, n, c, rowOrder, stream);
+  case 2: return spmmWithColumns<T, Threads, 2>(s, a, b, n, c, rowOrder, stream);
+  case 4: return spmmWithColumns<T, Threads, 4>(s, a, b, n, c, rowOrder, stream);
+  case 8: return spmmWithColumns<T, Threads, 8>(s, a, b, n, c, rowOrder, stream);
+  case 16: return spmmWithColumns<T, Threads, 16>(s, a, b, n, c, rowOrder, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, int Threads, int Vector, int Vectors>
+cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
+                             const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
+                             cudaStream_t stream) {
+  constexpr int kGroups = 32 / Threads;
+  if constexpr (Vector * sizeof(T) <= 16 && Vector * Vectors <= kMaxSddmmElementsPerLane) {
+    if (s.tileNonzeros == kGroups)
+      return launchSddmm<T, Threads, Vector, Vectors, kGroups>(p, lhs, rhs, k, out, rowOrder,
+                                                               s.tilesPerBlock, stream);
+    if (s.tileNonzeros == 2 * kGroups)
+      return launchSddmm<T, Threads, Vector, Vectors, 2 * kGroups>(
+          p, lhs, rhs, k, out, rowOrder, s.tilesPerBlock, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, int Threads, int Vector>
+cudaError_t sddmmWithVector(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
+                            const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
+                            cudaStream_t stream) {
+  // The fewest vectors per lane (a power of two) that cover k.
+  const int64_t needed = (k + int64_t(Threads) * Vector - 1) / (int64_t(Threads) * Vector);
+  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, int Threads>
+cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
+                             const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
+                             cudaStream_t stream) {
+  switch (s.vectorWidth) {
+  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+} // namespace detail
+
+/// C = A · B under schedule `s` (rows in `rowOrder` when s.rowOrder is
+/// ByLength; the caller prepares it with sopt_csr_row_order).
+/// cudaErrorInvalidValue when the schedule is not one checkSpmmSchedule
+/// accepts for these shapes.
+template <typename T>
+cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
+                    T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
+    return cudaErrorInvalidValue;
+  const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
+  switch (s.threadsPerTile) {
+  case 4: return detail::spmmWithThreads<T, 4>(s, a, b, n, c, order, stream);
+  case 8: return detail::spmmWithThreads<T, 8>(s, a, b, n, c, order, stream);
+  case 16: return detail::spmmWithThreads<T, 16>(s, a, b, n, c, order, stream);
+  case 32: return detail::spmmWithThreads<T, 32>(s, a, b, n, c, order, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+/// D = (A · Bᵀ) ⊙ S (transposeRhs, B[n, k]) or (A · B) ⊙ S (B[k, n]) under
+/// schedule `s`; D's values are written to `out` (nnz of them).
+template <typename T>
+cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
+                     const T *rhs, int64_t k, bool transposeRhs, T *out,
+                     const int32_t *rowOrder, cudaStream_t stream) {
+  if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
+    return cudaErrorInvalidValue;
+  const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
+  if (!transposeRhs)
+    return launchSddmmGather(pattern, lhs, rhs, k, out, order, s.tilesPerBlock, stream);
+  switch (s.threadsPerNonzero) {
+  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, order, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SPARSEDISPATCH_CUH

@@ -1,0 +1,77 @@
+//===- SparseRow.cuh - reading a CSR row in aligned vectors -----*- CUDA -*-===//
+//
+// Device building blocks shared by the SpMM and SDDMM kernels: the view of a
+// CSR matrix they take, and the aligned, masked vector loads of one row's
+// column indices and values.
+//
+// A row's entries start wherever the previous row ended, so a vector load of
+// them is aligned only after rounding the start down to the vector width; the
+// entries that belong to the previous row are then masked (value 0, column 0)
+// instead of being loaded one by one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SPARSEROW_CUH
+#define SPARSE_OPT_RUNTIME_SPARSEROW_CUH
+
+#include "sparse-opt/Runtime/Convert.cuh"
+
+#include <cstdint>
+
+namespace sopt {
+
+/// A CSR matrix in device memory: 32-bit positions (rows + 1) and column
+/// coordinates (nnz), values of the storage type T.
+template <typename T> struct CsrMatrix {
+  int64_t rows = 0, cols = 0, nnz = 0;
+  const int32_t *positions = nullptr;
+  const int32_t *coordinates = nullptr;
+  const T *values = nullptr;
+};
+
+/// The first entry index at or before `begin` that is a multiple of `Width`.
+template <int Width> __device__ __forceinline__ int32_t alignDown(int32_t begin) {
+  static_assert((Width & (Width - 1)) == 0, "vector widths are powers of two");
+  return begin & ~(Width - 1);
+}
+
+/// Loads entries `first .. first + Width` of the CSR arrays as one vector
+/// each, keeping those in `[begin, end)` and zeroing the others. Loads stay
+/// within the `nnz` entries that exist: a vector that would run past the end
+/// of the arrays is read element by element.
+template <int Width, typename T>
+__device__ __forceinline__ void loadRowEntries(const CsrMatrix<T> &a, int32_t first,
+                                               int32_t begin, int32_t end,
+                                               int32_t (&column)[Width],
+                                               float (&value)[Width]) {
+  if (Width > 1 && first + Width <= a.nnz) {
+    using IndexVector = typename VectorStorage<Width * sizeof(int32_t)>::type;
+    const IndexVector indices = *reinterpret_cast<const IndexVector *>(a.coordinates + first);
+    const int32_t *index = reinterpret_cast<const int32_t *>(&indices);
+    float loaded[Width];
+    loadVector<Width>(a.values + first, loaded);
+#pragma unroll
+    for (int i = 0; i < Width; ++i) {
+      const bool inRow = first + i >= begin && first + i < end;
+      column[i] = inRow ? index[i] : 0;
+      value[i] = inRow ? loaded[i] : 0.f;
+    }
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < Width; ++i) {
+    const bool inRow = first + i >= begin && first + i < end;
+    column[i] = inRow ? a.coordinates[first + i] : 0;
+    value[i] = inRow ? toFloat(a.values[first + i]) : 0.f;
+  }
+}
+
+/// The row a tile slot works on: the slot itself, or its entry in the
+/// prepared row order (longest rows first).
+__device__ __forceinline__ int64_t rowOfSlot(const int32_t *rowOrder, int64_t slot) {
+  return rowOrder ? rowOrder[slot] : slot;
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SPARSEROW_CUH

@@ -1,0 +1,105 @@
+//===- SparseSchedule.h - tile schedules of SpMM and SDDMM -------*- C++ -*-===//
+//
+// The parameters of the project's SpMM and SDDMM kernels (Spmm.cuh,
+// Sddmm.cuh), and the heuristics that choose them from a product's shape and,
+// when known, its sparsity statistics. Plain C++17 without LLVM: the
+// sopt-schedule-sparse pass, the generated host code's callers and the
+// benchmark on the GPU machine all choose through the same functions, so the
+// benchmark measures what the compiler emits.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SPARSESCHEDULE_H
+#define SPARSE_OPT_RUNTIME_SPARSESCHEDULE_H
+
+#include <cstdint>
+#include <string>
+
+namespace sopt {
+
+/// The order in which a sparse product visits the rows of its sparse operand.
+enum class RowOrder : int {
+  /// Row 0 first: no preparation.
+  Natural = 0,
+  /// Longest rows first (prepared once per pattern by sopt_csr_row_order):
+  /// blocks of one wave get rows of similar length, and the long rows start
+  /// first so that no block is left running alone at the end.
+  ByLength = 1,
+};
+
+/// What the heuristics know about a sparse operand's rows. A pattern known
+/// at compile time gives all fields; otherwise only the shape and nnz (or
+/// not even nnz: 0 then means "unknown", and the density is assumed).
+struct SparsityStats {
+  int64_t rows = 0, cols = 0, nnz = -1;
+  double meanRowLength = -1, stddevRowLength = -1;
+  int64_t maxRowLength = -1;
+  bool known() const { return nnz >= 0 && meanRowLength >= 0; }
+};
+
+/// SpMM `C[m, n] = A[m, k] · B[k, n]`, A in CSR, B and C row-major.
+///
+/// Each output row is cut into 1-D tiles of `tileColumns` consecutive
+/// columns. A tile belongs to a group of `threadsPerTile` lanes of one warp
+/// (a subwarp when fewer than 32); each lane owns `tileColumns /
+/// threadsPerTile` columns, loaded and stored `vectorWidth` at a time. A
+/// block holds `tilesPerBlock` tile groups. The lanes of a group stage the
+/// column indices and values of their row's nonzeros in shared memory, a
+/// chunk of `threadsPerTile * vectorWidth` at a time, with vector loads whose
+/// start is rounded down to the vector width (the previous row's entries are
+/// masked).
+struct SpmmSchedule {
+  int tileColumns = 128;
+  int threadsPerTile = 32;
+  int tilesPerBlock = 4;
+  int vectorWidth = 4;
+  RowOrder rowOrder = RowOrder::Natural;
+
+  int columnsPerThread() const { return tileColumns / threadsPerTile; }
+  int threadsPerBlock() const { return threadsPerTile * tilesPerBlock; }
+};
+
+/// SDDMM `D = (A · Bᵀ) ⊙ S` (A[m, k], B[n, k]) or `(A · B) ⊙ S` (B[k, n]),
+/// S in CSR; D has S's pattern.
+///
+/// Each row of S is cut into 1-D tiles of `tileNonzeros` consecutive
+/// nonzeros, one tile per warp and `tilesPerBlock` warps per block.
+/// `threadsPerNonzero` lanes share one output: each holds a slice of A's row
+/// in registers, loads the matching slice of B's row `vectorWidth` elements
+/// at a time, and the partial dot products meet through warp shuffles.
+/// (With B not transposed, B's columns are gathered: one lane per output.)
+struct SddmmSchedule {
+  int tileNonzeros = 32;
+  int threadsPerNonzero = 8;
+  int tilesPerBlock = 4;
+  int vectorWidth = 4;
+  RowOrder rowOrder = RowOrder::Natural;
+};
+
+/// The limits every schedule keeps (the kernels' template instances).
+constexpr int kMaxColumnsPerThread = 16;
+/// Blocks of at most 256 threads leave each thread up to 255 registers
+/// (__launch_bounds__), room for the accumulators of wide tiles.
+constexpr int kMaxSparseThreadsPerBlock = 256;
+/// The SDDMM kernel keeps K / threadsPerNonzero elements of A per lane.
+constexpr int kMaxSddmmElementsPerLane = 64;
+
+/// The schedule the compiler gives an SpMM of `stats` (the sparse operand,
+/// m x k) times a dense k x n, with `elementBytes` per stored element.
+SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
+                                int elementBytes);
+
+/// The schedule for an SDDMM whose pattern is `stats` (m x n) and whose
+/// dense operands share the inner dimension `k`.
+SddmmSchedule chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
+                                  bool transposeRhs, int elementBytes);
+
+/// An empty string when `s` can be launched for a dense operand of `n`
+/// columns and elements of `elementBytes`; otherwise why not.
+std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes);
+std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
+                               bool transposeRhs, int elementBytes);
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SPARSESCHEDULE_H

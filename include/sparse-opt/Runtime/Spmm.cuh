@@ -1,0 +1,171 @@
+//===- Spmm.cuh - CSR x dense products with 1-D output tiles ----*- CUDA -*-===//
+//
+// C[m, n] = epilogue(A[m, k] · B[k, n]), A in CSR, B and C row-major. The
+// schedule (SparseSchedule.h) is a set of template parameters here:
+//
+//   ThreadsPerTile    lanes that share one output tile (4..32; a subwarp
+//                     when < 32, so short rows do not idle a whole warp)
+//   ColumnsPerThread  output columns each lane accumulates in registers
+//   VectorWidth       elements per load/store of B and C, and entries per
+//                     load of A's row
+//
+// A tile is `ThreadsPerTile * ColumnsPerThread` consecutive columns of one
+// output row. Lane l owns columns `(r * ThreadsPerTile + l) * VectorWidth +
+// [0, VectorWidth)` of the tile for each repeat r, so every load of B by the
+// tile group is contiguous. The group stages its row's column offsets and
+// values in shared memory, `ThreadsPerTile * VectorWidth` entries at a time;
+// every lane then reads them back as broadcasts, four at a time.
+//
+// Requirements (checked by launchSpmm): n is a multiple of VectorWidth,
+// k * n fits in int32, the arrays are aligned to their vector width (as
+// cudaMalloc'd buffers are).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SPMM_CUH
+#define SPARSE_OPT_RUNTIME_SPMM_CUH
+
+#include "sparse-opt/Runtime/Convert.cuh"
+#include "sparse-opt/Runtime/SparseRow.cuh"
+#include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <cuda_runtime.h>
+
+namespace sopt {
+
+/// The default SpMM epilogue: the accumulated product itself.
+struct StoreProduct {
+  __device__ __forceinline__ float operator()(int64_t /*row*/, int64_t /*column*/,
+                                              float product) const {
+    return product;
+  }
+};
+
+namespace detail {
+
+/// The lanes of the warp that form the calling lane's tile group.
+template <int ThreadsPerTile> __device__ __forceinline__ unsigned tileGroupMask() {
+  if constexpr (ThreadsPerTile == 32) {
+    return 0xffffffffu;
+  } else {
+    const unsigned lane = threadIdx.x % 32;
+    return ((1u << ThreadsPerTile) - 1) << (lane / ThreadsPerTile * ThreadsPerTile);
+  }
+}
+
+} // namespace detail
+
+template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
+          typename Epilogue>
+__global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
+    spmmKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
+               const int32_t *__restrict__ rowOrder, Epilogue epilogue) {
+  static_assert(ThreadsPerTile >= 4 && ThreadsPerTile <= 32 &&
+                    (ThreadsPerTile & (ThreadsPerTile - 1)) == 0,
+                "a tile group is 4 to 32 lanes of one warp");
+  static_assert(ColumnsPerThread % VectorWidth == 0, "whole vectors per lane");
+  constexpr int kTileColumns = ThreadsPerTile * ColumnsPerThread;
+  constexpr int kRepeats = ColumnsPerThread / VectorWidth;
+  // Entries staged per round: one vector per lane; a multiple of 4, so the
+  // broadcast reads below are 16-byte loads.
+  constexpr int kStaged = ThreadsPerTile * VectorWidth;
+
+  extern __shared__ __align__(16) unsigned char spmmShared[];
+  const int group = threadIdx.x / ThreadsPerTile;
+  const int lane = threadIdx.x % ThreadsPerTile;
+  int32_t *stagedOffset = reinterpret_cast<int32_t *>(spmmShared) + group * 2 * kStaged;
+  float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
+
+  const int64_t tilesPerRow = (n + kTileColumns - 1) / kTileColumns;
+  const int64_t tile = int64_t(blockIdx.x) * (blockDim.x / ThreadsPerTile) + group;
+  const int64_t slot = tile / tilesPerRow;
+  if (slot >= a.rows)
+    return; // the whole group leaves together: no barrier is left waiting
+  const int64_t row = rowOfSlot(rowOrder, slot);
+  const int32_t firstColumn = int32_t(tile % tilesPerRow) * kTileColumns;
+  const unsigned mask = detail::tileGroupMask<ThreadsPerTile>();
+
+  float acc[kRepeats][VectorWidth] = {};
+  const int32_t begin = a.positions[row], end = a.positions[row + 1];
+  for (int32_t first = alignDown<VectorWidth>(begin); first < end; first += kStaged) {
+    // Stage: lane l loads entries first + l*VectorWidth .. (masked), and
+    // stores B's row offset for each column, so the inner loop adds only.
+    {
+      int32_t column[VectorWidth];
+      float value[VectorWidth];
+      loadRowEntries<VectorWidth>(a, first + lane * VectorWidth, begin, end, column, value);
+#pragma unroll
+      for (int i = 0; i < VectorWidth; ++i) {
+        stagedOffset[lane * VectorWidth + i] = column[i] * n;
+        stagedValue[lane * VectorWidth + i] = value[i];
+      }
+    }
+    __syncwarp(mask);
+
+    // Entries past the row's end were staged as zeros: rounding the count up
+    // to 4 costs a few zero FMAs and no branch.
+    const int32_t staged = min(int32_t(kStaged), end - first);
+    for (int32_t j = 0; j < staged; j += 4) {
+      const int4 offsets = *reinterpret_cast<const int4 *>(stagedOffset + j);
+      const float4 values = *reinterpret_cast<const float4 *>(stagedValue + j);
+      const int32_t offset[4] = {offsets.x, offsets.y, offsets.z, offsets.w};
+      const float value[4] = {values.x, values.y, values.z, values.w};
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+#pragma unroll
+        for (int r = 0; r < kRepeats; ++r) {
+          const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
+          if (column < n) {
+            float x[VectorWidth];
+            loadVector<VectorWidth>(b + offset[e] + column, x);
+#pragma unroll
+            for (int v = 0; v < VectorWidth; ++v)
+              acc[r][v] = fmaf(value[e], x[v], acc[r][v]);
+          }
+        }
+    }
+    __syncwarp(mask); // the next round overwrites the staged entries
+  }
+
+#pragma unroll
+  for (int r = 0; r < kRepeats; ++r) {
+    const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
+    if (column < n) {
+      float out[VectorWidth];
+#pragma unroll
+      for (int v = 0; v < VectorWidth; ++v)
+        out[v] = epilogue(row, column + v, acc[r][v]);
+      storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
+    }
+  }
+}
+
+/// Launches the SpMM kernel: `tilesPerBlock` tile groups per block, rows in
+/// `rowOrder` (longest first; nullptr for row 0 first). Returns
+/// cudaErrorInvalidValue when the shapes break the requirements above.
+template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
+          typename Epilogue = StoreProduct>
+cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
+                       const int32_t *rowOrder, int tilesPerBlock, cudaStream_t stream,
+                       Epilogue epilogue = {}) {
+  constexpr int kTileColumns = ThreadsPerTile * ColumnsPerThread;
+  constexpr int kStaged = ThreadsPerTile * VectorWidth;
+  const int threads = tilesPerBlock * ThreadsPerTile;
+  if (n % VectorWidth != 0 || a.cols * n > INT32_MAX || threads % 32 != 0 ||
+      threads > kMaxSparseThreadsPerBlock || a.rows < 0 || n < 0)
+    return cudaErrorInvalidValue;
+  if (a.rows == 0 || n == 0)
+    return cudaSuccess;
+  const int64_t tiles = a.rows * ((n + kTileColumns - 1) / kTileColumns);
+  const int64_t blocks = (tiles + tilesPerBlock - 1) / tilesPerBlock;
+  if (blocks > INT32_MAX)
+    return cudaErrorInvalidValue;
+  const size_t shared = size_t(tilesPerBlock) * kStaged * (sizeof(int32_t) + sizeof(float));
+  spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, Epilogue>
+      <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, epilogue);
+  return cudaGetLastError();
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SPMM_CUH

@@ -1,0 +1,146 @@
+//===- SparseSchedule.cpp - choosing SpMM and SDDMM tile schedules ---------===//
+
+#include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <algorithm>
+
+using namespace sopt;
+
+namespace {
+
+bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
+
+int64_t powerOfTwoAtMost(int64_t x) {
+  int64_t p = 1;
+  while (p * 2 <= x)
+    p *= 2;
+  return p;
+}
+
+int64_t powerOfTwoAtLeast(int64_t x) {
+  int64_t p = 1;
+  while (p < x)
+    p *= 2;
+  return p;
+}
+
+/// The widest vector (1, 2 or 4 elements, at most 16 bytes) that divides
+/// `extent`, so that every row of a row-major operand starts aligned.
+int widestVector(int64_t extent, int elementBytes) {
+  for (int width : {4, 2})
+    if (extent % width == 0 && width * elementBytes <= 16)
+      return width;
+  return 1;
+}
+
+/// Threads that keep an H100 busy: 132 SMs with 1024 resident threads each
+/// is half the occupancy limit, enough to hide L2 latency with the loads
+/// each thread keeps in flight.
+constexpr int64_t kBusyThreads = 132 * 1024;
+
+/// Threads of a block: four warps, small enough that the tail of a launch
+/// leaves few SMs idle.
+constexpr int kThreadsPerBlock = 128;
+
+/// Whether visiting the longest rows first is worth preparing: a known
+/// pattern whose rows differ in length.
+bool rowsDiffer(const SparsityStats &stats) {
+  return stats.known() && stats.maxRowLength > stats.meanRowLength;
+}
+
+} // namespace
+
+SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
+                                      int elementBytes) {
+  SpmmSchedule s;
+  s.vectorWidth = widestVector(n, elementBytes);
+  // More columns per thread reuse each staged nonzero for more FMAs, but
+  // leave fewer threads: widen only while the output keeps the GPU busy.
+  const int64_t outputs = std::max<int64_t>(stats.rows * n, 1);
+  int64_t perThread = s.vectorWidth *
+                      powerOfTwoAtMost(std::max<int64_t>(outputs / (s.vectorWidth * kBusyThreads), 1));
+  perThread = std::min<int64_t>(perThread, kMaxColumnsPerThread);
+  // No more columns per thread than one lane of a 4-lane group needs.
+  while (perThread > s.vectorWidth && perThread * 4 > powerOfTwoAtLeast(n))
+    perThread /= 2;
+  // The tile group: as many lanes as the row's columns need, 4 to 32, so
+  // narrow outputs put several rows in one warp (subwarps).
+  const int64_t lanes = powerOfTwoAtLeast((n + perThread - 1) / perThread);
+  s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, 32));
+  s.tileColumns = s.threadsPerTile * int(perThread);
+  s.tilesPerBlock = kThreadsPerBlock / s.threadsPerTile;
+  s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
+  return s;
+}
+
+SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
+                                        bool transposeRhs, int elementBytes) {
+  SddmmSchedule s;
+  s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
+  s.tilesPerBlock = kThreadsPerBlock / 32;
+  if (!transposeRhs) {
+    // Gathering B's columns: one lane per output.
+    s.threadsPerNonzero = 1;
+    s.vectorWidth = 1;
+    s.tileNonzeros = 32;
+    return s;
+  }
+  s.vectorWidth = widestVector(k, elementBytes);
+  // Few enough lanes per output that a warp works on several outputs at
+  // once, enough that A's slice fits the registers (32 elements a lane).
+  const int64_t lanes = powerOfTwoAtLeast((k + 31) / 32);
+  s.threadsPerNonzero =
+      int(std::min<int64_t>({lanes, 32, powerOfTwoAtMost(std::max<int64_t>(k / s.vectorWidth, 1))}));
+  // Two outputs per group and round: two independent loads in flight.
+  s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
+  return s;
+}
+
+std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes) {
+  if (!isPowerOfTwo(s.threadsPerTile) || s.threadsPerTile < 4 || s.threadsPerTile > 32)
+    return "threads_per_tile must be 4, 8, 16 or 32";
+  if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)
+    return "vector_width must be 1, 2 or 4";
+  if (s.vectorWidth * elementBytes > 16)
+    return "a vector of vector_width elements exceeds 16 bytes";
+  if (n % s.vectorWidth != 0)
+    return "the dense operand's " + std::to_string(n) +
+           " columns are not a multiple of vector_width " + std::to_string(s.vectorWidth);
+  if (s.tileColumns <= 0 || s.tileColumns % s.threadsPerTile != 0)
+    return "tile_columns must be a positive multiple of threads_per_tile";
+  const int perThread = s.columnsPerThread();
+  if (perThread % s.vectorWidth != 0 || !isPowerOfTwo(perThread) ||
+      perThread > kMaxColumnsPerThread)
+    return "tile_columns / threads_per_tile must be a power of two, a multiple "
+           "of vector_width and at most " + std::to_string(kMaxColumnsPerThread);
+  if (s.tilesPerBlock <= 0 || s.threadsPerBlock() % 32 != 0 ||
+      s.threadsPerBlock() > kMaxSparseThreadsPerBlock)
+    return "tiles_per_block * threads_per_tile must be a multiple of 32 up to " +
+           std::to_string(kMaxSparseThreadsPerBlock);
+  return "";
+}
+
+std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
+                                     bool transposeRhs, int elementBytes) {
+  if (!isPowerOfTwo(s.threadsPerNonzero) || s.threadsPerNonzero > 32)
+    return "threads_per_nonzero must be a power of two up to 32";
+  if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)
+    return "vector_width must be 1, 2 or 4";
+  if (s.vectorWidth * elementBytes > 16)
+    return "a vector of vector_width elements exceeds 16 bytes";
+  if (s.tilesPerBlock < 1 || s.tilesPerBlock * 32 > kMaxSparseThreadsPerBlock)
+    return "tiles_per_block (warps per block) must be 1 to " +
+           std::to_string(kMaxSparseThreadsPerBlock / 32);
+  const int groups = 32 / s.threadsPerNonzero;
+  if (s.tileNonzeros <= 0 || s.tileNonzeros % groups != 0 || s.tileNonzeros / groups > 8)
+    return "tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero";
+  if (!transposeRhs)
+    return "";
+  if (k % s.vectorWidth != 0)
+    return "the inner dimension " + std::to_string(k) +
+           " is not a multiple of vector_width " + std::to_string(s.vectorWidth);
+  if ((k + s.threadsPerNonzero - 1) / s.threadsPerNonzero > kMaxSddmmElementsPerLane)
+    return "each lane would hold more than " + std::to_string(kMaxSddmmElementsPerLane) +
+           " elements of the left operand's row: raise threads_per_nonzero";
+  return "";
+}
