@@ -4,7 +4,7 @@
 # Features:
 #   nvcc      nvcc was found; tests compile CUDA (generated or hand-written).
 #   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
-#   dlmc-data the DLMC matrices are beside the checkout
+#   dlmc-data the DLMC matrices are beside the checkout or at $SOPT_DLMC_DIR
 #             (../shared/data/dlmc, substituted as %dlmc_dir).
 # GPU tests say `REQUIRES: cuda-gpu` and report UNSUPPORTED elsewhere.
 
@@ -62,8 +62,8 @@ llvm_config.add_tool_substitutions(["sparse-opt", "sopt-sparse-info"], tool_dirs
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.sopt_tools_dir, append_path=True)
 
-# --- Data beside the checkout (not in CI) ----------------------------------
-dlmc_dir = os.path.normpath(
+# --- Data beside the checkout, or at $SOPT_DLMC_DIR (not in CI) ------------
+dlmc_dir = os.environ.get("SOPT_DLMC_DIR") or os.path.normpath(
     os.path.join(config.sopt_src_root, "..", "shared", "data", "dlmc"))
 if os.path.isdir(dlmc_dir):
     config.available_features.add("dlmc-data")
@@ -80,6 +80,15 @@ if nvcc:
     arch = os.environ.get("SPARSE_OPT_CUDA_ARCH", "sm_90a")
     config.substitutions.append(
         ("%nvcc", f"{nvcc} -std=c++17 -O2 -arch={arch}"))
+    # The sparse kernel tests: the headers, the GPU test library and the
+    # host runtime's sources (plain C++, compiled into each test).
+    runtime = os.path.join(config.sopt_src_root, "lib", "Runtime")
+    config.substitutions.append(
+        ("%sparse_test_flags",
+         f"-I{config.sopt_src_root}/include "
+         f"-I{config.sopt_src_root}/test/GPU/lib "
+         + " ".join(os.path.join(runtime, f) for f in
+                    ("RowOrder.cpp", "SparseIO.cpp", "SparseSchedule.cpp"))))
 
 
 def cuda_gpu_visible():

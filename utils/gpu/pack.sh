@@ -25,4 +25,10 @@ else
   echo "pack.sh: no generated GPU test sources in $build/test/GPU/gen" >&2
   exit 1
 fi
+# The DLMC matrices for test/GPU/Sparse/dlmc.test (and the sparse benchmark),
+# compressed: the raw files would take half of what a device call carries.
+dlmc=${SOPT_DLMC_DIR:-$root/../shared/data/dlmc}
+if [ -d "$dlmc" ] && [ ! "$carry/dlmc.tar.xz" -nt "$dlmc/dlmc.csv" ]; then
+  tar -C "$(dirname "$dlmc")" -cJf "$carry/dlmc.tar.xz" "$(basename "$dlmc")"
+fi
 du -sh "$carry"

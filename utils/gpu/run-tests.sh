@@ -7,6 +7,11 @@ carry=$root/.carry
 export PATH=$carry/bin:$PATH
 export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 exec_root=${SOPT_GPU_EXEC_ROOT:-$(mktemp -d /tmp/sopt-gpu-lit.XXXXXX)}
+# The DLMC matrices pack.sh archived, unpacked once per machine.
+if [ -z "${SOPT_DLMC_DIR:-}" ] && [ -f "$carry/dlmc.tar.xz" ]; then
+  [ -d /tmp/sopt-data/dlmc ] || { mkdir -p /tmp/sopt-data && tar -C /tmp/sopt-data -xJf "$carry/dlmc.tar.xz"; }
+  export SOPT_DLMC_DIR=/tmp/sopt-data/dlmc
+fi
 nvidia-smi -L
 nvcc --version | tail -2
 PYTHONPATH=$carry/lit python3 -c 'from lit.main import main; main()' -v "$root/test/GPU" \

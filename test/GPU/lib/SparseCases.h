@@ -1,0 +1,156 @@
+//===- SparseCases.h - CSR inputs for the sparse kernel tests -------------===//
+//
+// The awkward patterns every sparse kernel must survive (one row, empty rows,
+// nnz = 0, a row longer than any tile, a single dense row, odd widths), the
+// DLMC matrices of a directory, and their upload with random values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_TEST_GPU_SPARSECASES_H
+#define SPARSE_OPT_TEST_GPU_SPARSECASES_H
+
+#include "Harness.h"
+
+#include "sparse-opt/Runtime/RowOrder.h"
+#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/SparseRow.cuh"
+#include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <algorithm>
+#include <dirent.h>
+#include <string>
+#include <vector>
+
+namespace harness {
+
+/// A CSR pattern on the host (values are drawn per element type).
+struct Pattern {
+  std::string name;
+  int64_t rows = 0, cols = 0;
+  std::vector<int32_t> positions{0}, coordinates;
+
+  int64_t nnz() const { return int64_t(coordinates.size()); }
+  ::sopt::SparsityStats stats() const {
+    const sopt_row_stats s = sopt_csr_row_stats(positions.data(), rows);
+    ::sopt::SparsityStats out;
+    out.rows = rows, out.cols = cols, out.nnz = s.nnz;
+    out.meanRowLength = s.mean_length, out.stddevRowLength = s.stddev_length;
+    out.maxRowLength = s.max_length;
+    return out;
+  }
+};
+
+/// Row r keeps each column with probability density(r).
+template <typename Density>
+Pattern randomPattern(std::string name, int64_t rows, int64_t cols, Density density) {
+  Pattern p;
+  p.name = std::move(name), p.rows = rows, p.cols = cols;
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t r = 0; r < rows; ++r) {
+    const double d = density(r);
+    for (int64_t c = 0; c < cols; ++c)
+      if (d >= 1.0 || u(rng()) < d)
+        p.coordinates.push_back(int32_t(c));
+    p.positions.push_back(int32_t(p.coordinates.size()));
+  }
+  return p;
+}
+
+/// The awkward shapes, for a product whose dense side has `cols` columns.
+inline std::vector<Pattern> awkwardPatterns() {
+  std::vector<Pattern> cases;
+  cases.push_back(randomPattern("one row 1x1", 1, 1, [](int64_t) { return 1.0; }));
+  cases.push_back(randomPattern("one dense row 1x4099", 1, 4099, [](int64_t) { return 1.0; }));
+  cases.push_back(randomPattern("nnz=0 64x33", 64, 33, [](int64_t) { return 0.0; }));
+  cases.push_back(randomPattern("empty rows 301x257", 301, 257, [](int64_t r) {
+    return r % 5 == 2 ? 0.0 : 0.15; // every fifth row empty
+  }));
+  // One row far longer than any tile or staging round, among short rows.
+  cases.push_back(randomPattern("long row 97x6000", 97, 6000, [](int64_t r) {
+    return r == 40 ? 0.9 : 0.004;
+  }));
+  cases.push_back(randomPattern("skewed 1000x999", 1000, 999, [](int64_t r) {
+    return r % 100 == 0 ? 0.8 : 0.05;
+  }));
+  cases.push_back(randomPattern("0 rows", 0, 16, [](int64_t) { return 0.0; }));
+  return cases;
+}
+
+/// Every .smtx/.mtx file directly under `dir` or one level below it
+/// (recursively), sorted by path.
+inline void findMatrices(const std::string &dir, std::vector<std::string> &out) {
+  DIR *d = opendir(dir.c_str());
+  if (!d)
+    return;
+  while (dirent *e = readdir(d)) {
+    std::string name = e->d_name;
+    if (name == "." || name == "..")
+      continue;
+    std::string path = dir + "/" + name;
+    if (name.size() > 5 && (name.substr(name.size() - 5) == ".smtx" ||
+                            name.substr(name.size() - 4) == ".mtx"))
+      out.push_back(path);
+    else if (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN)
+      findMatrices(path, out);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+}
+
+/// Reads `path` (exits with the reader's message when it is malformed).
+inline Pattern readPattern(const std::string &path) {
+  sopt_csr m{};
+  char error[512];
+  if (sopt_csr_read(path.c_str(), &m, error, sizeof error) != 0) {
+    std::fprintf(stderr, "%s\n", error);
+    std::exit(2);
+  }
+  Pattern p;
+  p.name = path.substr(path.rfind('/') + 1);
+  p.rows = m.rows, p.cols = m.cols;
+  p.positions.assign(m.positions, m.positions + m.rows + 1);
+  p.coordinates.assign(m.coordinates, m.coordinates + m.nnz);
+  sopt_csr_free(&m);
+  return p;
+}
+
+/// A pattern with random values of type T on the device, and the row order
+/// (longest first) prepared once.
+template <typename T> struct DeviceCsr {
+  const Pattern &pattern;
+  Tensor<int32_t> positions, coordinates, order;
+  Tensor<T> values;
+
+  explicit DeviceCsr(const Pattern &p)
+      : pattern(p), positions(p.positions.size()), coordinates(p.coordinates.size()),
+        order(size_t(p.rows)), values(p.coordinates.size()) {
+    upload(positions, p.positions);
+    upload(coordinates, p.coordinates);
+    std::vector<int32_t> rows(p.rows);
+    sopt_csr_row_order(p.positions.data(), p.rows, rows.data());
+    upload(order, rows);
+    values.randomize(-1, 1);
+  }
+  ::sopt::CsrMatrix<T> view() const {
+    ::sopt::CsrMatrix<T> m;
+    m.rows = pattern.rows, m.cols = pattern.cols, m.nnz = pattern.nnz();
+    m.positions = positions.device, m.coordinates = coordinates.device;
+    m.values = values.device;
+    return m;
+  }
+
+private:
+  static void upload(Tensor<int32_t> &t, const std::vector<int32_t> &host) {
+    CHECK_CUDA(cudaMemcpy(t.device, host.data(), host.size() * sizeof(int32_t),
+                          cudaMemcpyHostToDevice));
+  }
+};
+
+template <typename T> const char *typeName();
+template <> inline const char *typeName<float>() { return "f32"; }
+template <> inline const char *typeName<__half>() { return "f16"; }
+template <> inline const char *typeName<__nv_bfloat16>() { return "bf16"; }
+
+} // namespace harness
+
+#endif // SPARSE_OPT_TEST_GPU_SPARSECASES_H
