@@ -2,7 +2,8 @@
 //
 // Attributes the fusion passes attach: how a fusion group's iteration space
 // is laid onto threads and blocks, and where values live between the phases
-// of a fused kernel.
+// of a fused kernel. Attributes sopt-schedule-sparse attaches: the tile
+// schedules of the SpMM and SDDMM kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,100 @@ def SOpt_MemoryLevel : I32EnumAttr<"MemoryLevel",
 }
 def SOpt_MemoryLevelAttr : EnumAttr<SOpt_Dialect, SOpt_MemoryLevel, "memory"> {
   let assemblyFormat = "`<` $value `>`";
+}
+
+//===----------------------------------------------------------------------===//
+// Sparse schedules (mirror sopt::SpmmSchedule / sopt::SddmmSchedule of
+// include/sparse-opt/Runtime/SparseSchedule.h)
+//===----------------------------------------------------------------------===//
+
+def SOpt_RowOrder : I32EnumAttr<"RowOrder",
+    "the order in which a sparse product visits its sparse operand's rows", [
+    // Row 0 first: no preparation.
+    I32EnumAttrCase<"Natural", 0, "natural">,
+    // Longest rows first (a permutation prepared once per pattern).
+    I32EnumAttrCase<"ByLength", 1, "by_length">
+  ]> {
+  let cppNamespace = "::mlir::sopt";
+  let genSpecializedAttr = 0;
+}
+
+def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
+  let mnemonic = "spmm_schedule";
+  let summary = "tile schedule of a CSR × dense SpMM kernel";
+  let description = [{
+    How the SpMM kernel computes `C[m, n] = A[m, k] · B[k, n]` with `A` in
+    CSR and `B`, `C` dense and row-major:
+
+    - `tile_columns`: each output row is cut into 1-D tiles of this many
+      consecutive columns.
+    - `threads_per_tile`: the lanes of one warp that compute a tile (4, 8,
+      16 or 32; fewer than 32 is a subwarp, so a warp works on several rows).
+      Each lane owns `tile_columns / threads_per_tile` columns, a power of
+      two of at most 16 and a multiple of `vector_width`.
+    - `tiles_per_block`: tile groups per thread block; the block has
+      `tiles_per_block * threads_per_tile` threads, a multiple of 32 up to
+      256.
+    - `vector_width`: elements per load and store of `B` and `C` (1, 2 or 4,
+      at most 16 bytes); `n` must be a multiple of it. The group stages its
+      row's column indices and values in shared memory,
+      `threads_per_tile * vector_width` nonzeros at a time.
+    - `row_order`: `natural` visits rows from row 0; `by_length` visits the
+      longest rows first (a permutation prepared once per pattern), so that
+      rows of similar length share a wave.
+
+    The op verifier checks a schedule against the operand shapes and element
+    type. `sopt-schedule-sparse` chooses one; a schedule written by hand is
+    kept.
+
+    ```mlir
+    #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32,
+                        tiles_per_block = 4, vector_width = 4,
+                        row_order = by_length>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"int", "consecutive output columns per tile">:$tile_columns,
+    AttrParameter<"int", "lanes per tile (4, 8, 16 or 32)">:$threads_per_tile,
+    AttrParameter<"int", "tile groups per block">:$tiles_per_block,
+    AttrParameter<"int", "elements per access of the dense rhs and result (1, 2 or 4)">:$vector_width,
+    EnumParameter<SOpt_RowOrder>:$row_order);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
+  let mnemonic = "sddmm_schedule";
+  let summary = "tile schedule of an SDDMM kernel";
+  let description = [{
+    How the SDDMM kernel computes `D = (A · Bᵀ) ⊙ S` (`transpose_rhs`,
+    `B[n, k]`) or `D = (A · B) ⊙ S` (`B[k, n]`), `S` in CSR:
+
+    - `tile_nonzeros`: each row of `S` is cut into 1-D tiles of this many
+      consecutive nonzeros, one tile per warp; 1 to 8 times
+      `32 / threads_per_nonzero`.
+    - `threads_per_nonzero`: lanes that share one output (a power of two up
+      to 32). Each holds a slice of `A`'s row in registers (at most 64
+      elements: `k / threads_per_nonzero` must not exceed it) and the partial
+      dot products meet through warp shuffles. Without `transpose_rhs`, `B`'s
+      columns are gathered and one lane computes one output.
+    - `tiles_per_block`: warps per thread block (1 to 8).
+    - `vector_width`: elements of `B`'s row per load (1, 2 or 4, at most 16
+      bytes); with `transpose_rhs`, `k` must be a multiple of it.
+    - `row_order`: `natural` or `by_length` (longest rows of `S` first).
+
+    ```mlir
+    #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8,
+                         tiles_per_block = 4, vector_width = 4,
+                         row_order = natural>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"int", "consecutive nonzeros of a row per tile (one warp)">:$tile_nonzeros,
+    AttrParameter<"int", "lanes per output (a power of two up to 32)">:$threads_per_nonzero,
+    AttrParameter<"int", "warps per block (1 to 8)">:$tiles_per_block,
+    AttrParameter<"int", "elements per load of the rhs row (1, 2 or 4)">:$vector_width,
+    EnumParameter<SOpt_RowOrder>:$row_order);
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 #endif // SOPT_ATTRS_TD

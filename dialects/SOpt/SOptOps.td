@@ -283,8 +283,20 @@ def SOpt_SpmmOp : SOpt_Op<"spmm", [AllElementTypesMatch<["lhs", "rhs", "result"]
     #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
     %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
     ```
+
+    A CSR `lhs` may carry a `schedule` (`#sopt.spmm_schedule`, chosen by
+    `sopt-schedule-sparse` or set by hand), checked against `n` (the dense
+    operand's columns) and the element type:
+
+    ```mlir
+    %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 128,
+        threads_per_tile = 32, tiles_per_block = 4, vector_width = 4,
+        row_order = natural>}
+        : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+    ```
   }];
-  let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs);
+  let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs,
+                       OptionalAttr<SOpt_SpmmScheduleAttr>:$schedule);
   let results = (outs SOpt_FloatTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
@@ -307,9 +319,14 @@ def SOpt_SddmmOp : SOpt_Op<"sddmm", [
     %d = sopt.sddmm %a, %b, %s transpose_rhs
         : tensor<512x64xf32>, tensor<512x64xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
     ```
+
+    An optional `schedule` (`#sopt.sddmm_schedule`, chosen by
+    `sopt-schedule-sparse` or set by hand) is checked against `k` (the inner
+    dimension), `transpose_rhs` and the element type.
   }];
   let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs,
-                       SOpt_SparseFloatTensor:$pattern, UnitAttr:$transpose_rhs);
+                       SOpt_SparseFloatTensor:$pattern, UnitAttr:$transpose_rhs,
+                       OptionalAttr<SOpt_SddmmScheduleAttr>:$schedule);
   let results = (outs SOpt_SparseFloatTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs `,` $pattern (`transpose_rhs` $transpose_rhs^)? attr-dict

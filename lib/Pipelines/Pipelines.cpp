@@ -31,6 +31,9 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   reuse.sharedMemoryPerBlock = options.sharedMemoryPerBlock;
   reuse.registerElementsPerThread = options.registerElementsPerThread;
   pm.addPass(createPlanReuse(reuse));
+  // Tile schedules of the SpMM and SDDMM kernels (outside the fusion
+  // regions; their row statistics come from sopt.sparsity_pattern files).
+  pm.addPass(createScheduleSparse());
 }
 
 void sopt::registerSparseOptPipelines() {

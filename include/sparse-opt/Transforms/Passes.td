@@ -186,4 +186,48 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
   ];
 }
 
+def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
+  let summary = "Choose the tile schedules of SpMM and SDDMM kernels";
+  let description = [{
+    Gives every `sopt.spmm` whose `lhs` is CSR (sparse × dense) and every
+    `sopt.sddmm` a `schedule` attribute (`#sopt.spmm_schedule`,
+    `#sopt.sddmm_schedule`), chosen by the host runtime's heuristics
+    (`sopt::chooseSpmmSchedule`, `sopt::chooseSddmmSchedule` in
+    `sparse-opt/Runtime/SparseSchedule.h`) from the product's shape and
+    element type. A schedule already present (set by hand) is kept. Other
+    spmm forms (CSC or BSR `lhs`, sparse `rhs`) get none.
+
+    When the sparse operand is a function argument carrying
+    `sopt.sparsity_pattern = "<file>"` (a `.mtx` or `.smtx` file: a pattern
+    known ahead of time, such as a pruned weight), the file is read once per
+    path, its rows and columns must match the argument's type, and its row
+    lengths inform the choice: rows of different lengths are visited longest
+    first (`row_order = by_length`). A relative path is resolved against the
+    directory of the function's MLIR file, else the current directory. A
+    file that cannot be read, a malformed file (the reader's
+    `file:line: message` is reported), a size mismatch, or a product no
+    schedule of the kernel can run is an error and fails the pass.
+
+    Before:
+
+    ```mlir
+    func.func @layer(%w: tensor<512x512xf32, #CSR> {sopt.sparsity_pattern = "w.smtx"},
+                     %x: tensor<512x256xf32>) -> tensor<512x256xf32> {
+      %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+      return %y : tensor<512x256xf32>
+    }
+    ```
+
+    After (`w.smtx` has rows of different lengths):
+
+    ```mlir
+    %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 128,
+        threads_per_tile = 32, tiles_per_block = 4, vector_width = 4,
+        row_order = by_length>}
+        : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
 #endif // SPARSE_OPT_TRANSFORMS_PASSES_TD

@@ -6,13 +6,16 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
 
-Type sopt::getBoolTensorLike(Type type) {
+// `mlir::sopt::`, not `sopt::`: the runtime's `::sopt` (SparseSchedule.h)
+// would make the latter ambiguous.
+Type mlir::sopt::getBoolTensorLike(Type type) {
   auto shaped = cast<ShapedType>(type);
   return shaped.clone(IntegerType::get(type.getContext(), 1));
 }
@@ -264,8 +267,27 @@ LogicalResult SpmmOp::verify() {
     return emitOpError() << "contracting dimensions differ: lhs has "
                          << lhs.getDimSize(1) << ", rhs has "
                          << rhs.getDimSize(0);
-  return verifyShapeEquals(*this, "result", getType().getShape(),
-                           {lhs.getDimSize(0), rhs.getDimSize(1)});
+  if (failed(verifyShapeEquals(*this, "result", getType().getShape(),
+                               {lhs.getDimSize(0), rhs.getDimSize(1)})))
+    return failure();
+  SpmmScheduleAttr schedule = getScheduleAttr();
+  if (!schedule)
+    return success();
+  // The schedule parametrises the CSR × dense kernel only.
+  if (!lhsSparse)
+    return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
+                            "lhs (sparse × dense), but the sparse operand is "
+                            "rhs";
+  if (getSparseFormat(lhs) != SparseFormat::CSR)
+    return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
+                            "lhs (sparse × dense), but lhs is "
+                         << stringifySparseFormat(*getSparseFormat(lhs));
+  std::string reason = ::sopt::checkSpmmSchedule(
+      toRuntimeSchedule(schedule), rhs.getDimSize(1),
+      getScheduleElementBytes(lhs.getElementType()));
+  if (!reason.empty())
+    return emitOpError() << "has an invalid schedule: " << reason;
+  return success();
 }
 
 LogicalResult SddmmOp::verify() {
@@ -282,8 +304,17 @@ LogicalResult SddmmOp::verify() {
   if (lhs.getDimSize(1) != rhsK)
     return emitOpError() << "contracting dimensions differ: lhs has "
                          << lhs.getDimSize(1) << ", rhs has " << rhsK;
-  return verifyShapeEquals(*this, "pattern", pattern.getShape(),
-                           {lhs.getDimSize(0), n});
+  if (failed(verifyShapeEquals(*this, "pattern", pattern.getShape(),
+                               {lhs.getDimSize(0), n})))
+    return failure();
+  if (SddmmScheduleAttr schedule = getScheduleAttr()) {
+    std::string reason = ::sopt::checkSddmmSchedule(
+        toRuntimeSchedule(schedule), lhs.getDimSize(1), getTransposeRhs(),
+        getScheduleElementBytes(lhs.getElementType()));
+    if (!reason.empty())
+      return emitOpError() << "has an invalid schedule: " << reason;
+  }
+  return success();
 }
 
 LogicalResult SpmvOp::verify() {

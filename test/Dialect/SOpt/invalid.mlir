@@ -292,6 +292,93 @@ func.func @spmm_result(%a: tensor<4x8xf32>, %b: tensor<8x16xf32, #CSR>) -> tenso
 
 // -----
 
+// Schedules (#sopt.spmm_schedule) are checked by sopt::checkSpmmSchedule
+// against n (the dense operand's columns) and the element type.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_threads(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: threads_per_tile must be 4, 8, 16 or 32}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 12, threads_per_tile = 3, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_vector_width(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: vector_width must be 1, 2 or 4}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 96, threads_per_tile = 32, tiles_per_block = 4, vector_width = 3, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// 4 x f64 is 32 bytes.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_vector_bytes(%a: tensor<8x8xf64, #CSR>, %b: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a vector of vector_width elements exceeds 16 bytes}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf64, #CSR>, tensor<8x16xf64> -> tensor<8x16xf64>
+  return %0 : tensor<8x16xf64>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_n_vector(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x6xf32>) -> tensor<8x6xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: the dense operand's 6 columns are not a multiple of vector_width 4}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x6xf32> -> tensor<8x6xf32>
+  return %0 : tensor<8x6xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_tile_columns(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns must be a positive multiple of threads_per_tile}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 100, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// 32 columns per thread.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_columns_per_thread(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns / threads_per_tile must be a power of two, a multiple of vector_width and at most 16}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 1024, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// 3 tiles of 4 lanes: 12 threads.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiles_per_block * threads_per_tile must be a multiple of 32 up to 256}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 4, tiles_per_block = 3, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Only the CSR × dense kernel takes a schedule.
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @spmm_schedule_csc(%a: tensor<8x8xf32, #CSC>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense), but lhs is CSC}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSC>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_sparse_rhs(%a: tensor<4x8xf32>, %b: tensor<8x8xf32, #CSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense), but the sparse operand is rhs}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<4x8xf32>, tensor<8x8xf32, #CSR> -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // sddmm
 //===----------------------------------------------------------------------===//
@@ -329,6 +416,55 @@ func.func @sddmm_pattern_shape(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %s: te
   // expected-error @+1 {{'sopt.sddmm' op pattern has shape 8x8 but 8x16 was expected}}
   %0 = sopt.sddmm %a, %b, %s : tensor<8x4xf32>, tensor<4x16xf32>, tensor<8x8xf32, #CSR> -> tensor<8x8xf32, #CSR>
   return %0 : tensor<8x8xf32, #CSR>
+}
+
+// -----
+
+// Schedules (#sopt.sddmm_schedule) are checked by sopt::checkSddmmSchedule
+// against k (the inner dimension), transpose_rhs and the element type.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_threads(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: threads_per_nonzero must be a power of two up to 32}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 3, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_warps(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tiles_per_block (warps per block) must be 1 to 8}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 9, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// 8 lanes per output: 4 outputs per warp and round, so 4 to 32 in steps of 4.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_tile_nonzeros(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 6, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_k_vector(%a: tensor<8x6xf32>, %b: tensor<16x6xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: the inner dimension 6 is not a multiple of vector_width 4}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x6xf32>, tensor<16x6xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// k = 1024 over 8 lanes: 128 elements of A's row per lane.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_lane_elements(%a: tensor<8x1024xf32>, %b: tensor<16x1024xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: each lane would hold more than 64 elements of the left operand's row: raise threads_per_nonzero}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x1024xf32>, tensor<16x1024xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
 }
 
 // -----

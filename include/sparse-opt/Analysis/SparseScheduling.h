@@ -1,0 +1,58 @@
+//===- SparseScheduling.h - choosing SpMM and SDDMM schedules ---*- C++ -*-===//
+//
+// What sopt-schedule-sparse decides, usable without the pass: which operand
+// of a sparse product a schedule is chosen for, what is known of it (its
+// shape, or the row statistics of a pattern file), and the schedule the
+// runtime's heuristics (sopt::chooseSpmmSchedule / chooseSddmmSchedule)
+// give, as an attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_ANALYSIS_SPARSESCHEDULING_H
+#define SPARSE_OPT_ANALYSIS_SPARSESCHEDULING_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <string>
+
+namespace mlir::sopt {
+
+/// The sparse operand a schedule of `op` is chosen for: the CSR lhs of an
+/// sopt.spmm, the pattern of an sopt.sddmm. Null when `op` takes no schedule
+/// (another op, or an spmm whose sparse operand is not a CSR lhs).
+Value getScheduledSparseOperand(Operation *op);
+
+/// What a sparse operand's type alone tells: rows and columns; nnz and row
+/// lengths unknown (nnz = -1).
+::sopt::SparsityStats getShapeStats(RankedTensorType type);
+
+/// The row statistics of the CSR pattern in `path` (.mtx or .smtx, read with
+/// sopt_csr_read), with its rows and columns. On failure, sets `error` to
+/// the reader's "<path>:<line>: <message>".
+LogicalResult readPatternStats(llvm::StringRef path,
+                               ::sopt::SparsityStats &stats,
+                               std::string &error);
+
+/// The directory of the file `loc` names (the first file location in it),
+/// or "" when it names none or a file without a directory.
+std::string getSourceDirectory(Location loc);
+
+/// The file a sopt.sparsity_pattern path names: an absolute path as it is;
+/// a relative one against the directory of the file `loc` names (the
+/// function's MLIR file) when it exists there, else against the current
+/// directory (also when `loc` names no file).
+std::string resolvePatternPath(llvm::StringRef path, Location loc);
+
+/// The schedule (#sopt.spmm_schedule or #sopt.sddmm_schedule) the runtime's
+/// heuristics choose for `op` given what is known of its scheduled sparse
+/// operand. `op` must have one (getScheduledSparseOperand).
+Attribute chooseSparseSchedule(Operation *op,
+                               const ::sopt::SparsityStats &stats);
+
+} // namespace mlir::sopt
+
+#endif // SPARSE_OPT_ANALYSIS_SPARSESCHEDULING_H

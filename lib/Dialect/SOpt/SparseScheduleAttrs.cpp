@@ -1,0 +1,75 @@
+//===- SparseScheduleAttrs.cpp - schedule attributes <-> runtime ----------===//
+
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+// The runtime's namespace `::sopt` would make `sopt::` ambiguous after
+// `using namespace mlir`: define inside the dialect's namespace instead.
+namespace mlir::sopt {
+
+::sopt::RowOrder toRuntimeRowOrder(RowOrder order) {
+  switch (order) {
+  case RowOrder::Natural:
+    return ::sopt::RowOrder::Natural;
+  case RowOrder::ByLength:
+    return ::sopt::RowOrder::ByLength;
+  }
+  llvm_unreachable("unknown row order");
+}
+
+RowOrder fromRuntimeRowOrder(::sopt::RowOrder order) {
+  switch (order) {
+  case ::sopt::RowOrder::Natural:
+    return RowOrder::Natural;
+  case ::sopt::RowOrder::ByLength:
+    return RowOrder::ByLength;
+  }
+  llvm_unreachable("unknown row order");
+}
+
+::sopt::SpmmSchedule toRuntimeSchedule(SpmmScheduleAttr attr) {
+  ::sopt::SpmmSchedule s;
+  s.tileColumns = attr.getTileColumns();
+  s.threadsPerTile = attr.getThreadsPerTile();
+  s.tilesPerBlock = attr.getTilesPerBlock();
+  s.vectorWidth = attr.getVectorWidth();
+  s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
+  return s;
+}
+
+::sopt::SddmmSchedule toRuntimeSchedule(SddmmScheduleAttr attr) {
+  ::sopt::SddmmSchedule s;
+  s.tileNonzeros = attr.getTileNonzeros();
+  s.threadsPerNonzero = attr.getThreadsPerNonzero();
+  s.tilesPerBlock = attr.getTilesPerBlock();
+  s.vectorWidth = attr.getVectorWidth();
+  s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
+  return s;
+}
+
+SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
+                                           const ::sopt::SpmmSchedule &s) {
+  return SpmmScheduleAttr::get(context, s.tileColumns, s.threadsPerTile,
+                               s.tilesPerBlock, s.vectorWidth,
+                               fromRuntimeRowOrder(s.rowOrder));
+}
+
+SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
+                                             const ::sopt::SddmmSchedule &s) {
+  return SddmmScheduleAttr::get(context, s.tileNonzeros, s.threadsPerNonzero,
+                                s.tilesPerBlock, s.vectorWidth,
+                                fromRuntimeRowOrder(s.rowOrder));
+}
+
+int getScheduleElementBytes(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16())
+    return 2;
+  if (elementType.isF32())
+    return 4;
+  if (elementType.isF64())
+    return 8;
+  return 0;
+}
+
+} // namespace mlir::sopt

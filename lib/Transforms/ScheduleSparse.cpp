@@ -1,0 +1,174 @@
+//===- ScheduleSparse.cpp - tile schedules of SpMM and SDDMM --------------===//
+//
+// Attaches a #sopt.spmm_schedule / #sopt.sddmm_schedule to each sparse
+// product that takes one and has none, chosen from the product's shape and,
+// for a function argument with a sopt.sparsity_pattern file, the pattern's
+// row statistics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sparse-opt/Analysis/SparseScheduling.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+#include "sparse-opt/Transforms/Passes.h"
+
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/Path.h"
+
+#define DEBUG_TYPE "sopt-schedule-sparse"
+
+namespace mlir::sopt {
+#define GEN_PASS_DEF_SCHEDULESPARSE
+#include "sparse-opt/Transforms/Passes.h.inc"
+} // namespace mlir::sopt
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+namespace {
+
+/// A pattern file as read once: its statistics, or why it could not be read.
+struct PatternFile {
+  bool ok = false;
+  ::sopt::SparsityStats stats;
+  std::string error;
+};
+
+struct ScheduleSparsePass
+    : mlir::sopt::impl::ScheduleSparseBase<ScheduleSparsePass> {
+  using ScheduleSparseBase::ScheduleSparseBase;
+
+  void runOnOperation() override {
+    patterns.clear();
+    argumentStats.clear();
+    bool failedAny = false;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa<SpmmOp, SddmmOp>(op) || hasSchedule(op))
+        return;
+      Value sparse = getScheduledSparseOperand(op);
+      if (!sparse)
+        return;
+      std::optional<::sopt::SparsityStats> stats = getStats(sparse);
+      if (!stats) {
+        failedAny = true;
+        return;
+      }
+      Attribute schedule = chooseSparseSchedule(op, *stats);
+      std::string reason = checkChosen(op, schedule);
+      if (!reason.empty()) {
+        op->emitOpError() << "has no valid schedule: the heuristics chose "
+                          << schedule << ", but " << reason;
+        failedAny = true;
+        return;
+      }
+      LLVM_DEBUG(llvm::dbgs() << "scheduled " << op->getName() << ": "
+                              << schedule << "\n");
+      if (auto spmm = dyn_cast<SpmmOp>(op))
+        spmm.setScheduleAttr(cast<SpmmScheduleAttr>(schedule));
+      else
+        cast<SddmmOp>(op).setScheduleAttr(cast<SddmmScheduleAttr>(schedule));
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  static bool hasSchedule(Operation *op) {
+    if (auto spmm = dyn_cast<SpmmOp>(op))
+      return static_cast<bool>(spmm.getScheduleAttr());
+    return static_cast<bool>(cast<SddmmOp>(op).getScheduleAttr());
+  }
+
+  /// What the verifier would say of the chosen schedule ("" when valid): the
+  /// heuristics may face a product no schedule of the kernel can run (an
+  /// SDDMM whose inner dimension exceeds 32 lanes' registers).
+  static std::string checkChosen(Operation *op, Attribute schedule) {
+    if (auto spmm = dyn_cast<SpmmOp>(op)) {
+      auto rhs = cast<RankedTensorType>(spmm.getRhs().getType());
+      return ::sopt::checkSpmmSchedule(
+          toRuntimeSchedule(cast<SpmmScheduleAttr>(schedule)),
+          rhs.getDimSize(1), getScheduleElementBytes(rhs.getElementType()));
+    }
+    auto sddmm = cast<SddmmOp>(op);
+    auto lhs = cast<RankedTensorType>(sddmm.getLhs().getType());
+    return ::sopt::checkSddmmSchedule(
+        toRuntimeSchedule(cast<SddmmScheduleAttr>(schedule)),
+        lhs.getDimSize(1), sddmm.getTransposeRhs(),
+        getScheduleElementBytes(lhs.getElementType()));
+  }
+
+  /// What is known of `sparse`: a pattern file's statistics when it is a
+  /// function argument with sopt.sparsity_pattern, else its shape. nullopt
+  /// when the pattern is unusable (reported once per argument).
+  std::optional<::sopt::SparsityStats> getStats(Value sparse) {
+    auto type = cast<RankedTensorType>(sparse.getType());
+    auto arg = dyn_cast<BlockArgument>(sparse);
+    if (!arg || !arg.getOwner()->isEntryBlock())
+      return getShapeStats(type);
+    auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (!function)
+      return getShapeStats(type);
+    Attribute patternAttr =
+        function.getArgAttr(arg.getArgNumber(), attr::kSparsityPattern);
+    if (!patternAttr)
+      return getShapeStats(type);
+    auto known = argumentStats.find(sparse);
+    if (known != argumentStats.end())
+      return known->second;
+    std::optional<::sopt::SparsityStats> stats =
+        readArgumentPattern(function, arg, type, patternAttr);
+    argumentStats[sparse] = stats;
+    return stats;
+  }
+
+  std::optional<::sopt::SparsityStats>
+  readArgumentPattern(FunctionOpInterface function, BlockArgument arg,
+                      RankedTensorType type, Attribute patternAttr) {
+    auto path = dyn_cast<StringAttr>(patternAttr);
+    if (!path) {
+      emitError(arg.getLoc())
+          << "'" << attr::kSparsityPattern
+          << "' must be a string naming a .mtx or .smtx file, got "
+          << patternAttr;
+      return std::nullopt;
+    }
+    std::string resolved = resolvePatternPath(path.getValue(), function.getLoc());
+    auto [it, inserted] = patterns.try_emplace(resolved);
+    PatternFile &file = it->second;
+    if (inserted) {
+      LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << resolved << "\n");
+      file.ok = succeeded(readPatternStats(resolved, file.stats, file.error));
+    }
+    if (!file.ok) {
+      InFlightDiagnostic diag = emitError(arg.getLoc())
+                                << "cannot read the sparsity pattern of argument #"
+                                << arg.getArgNumber() << ": " << file.error;
+      // A relative path found nowhere: say where it was looked for.
+      std::string dir = getSourceDirectory(function.getLoc());
+      if (resolved == path.getValue() &&
+          !llvm::sys::path::is_absolute(resolved) && !dir.empty())
+        diag.attachNote(function.getLoc())
+            << "a relative pattern path is looked up in '" << dir
+            << "', then in the current directory";
+      return std::nullopt;
+    }
+    if (file.stats.rows != type.getDimSize(0) ||
+        file.stats.cols != type.getDimSize(1)) {
+      emitError(arg.getLoc())
+          << "the sparsity pattern of argument #" << arg.getArgNumber()
+          << " (" << resolved << ") is " << file.stats.rows << "x"
+          << file.stats.cols << ", but the argument is " << type.getDimSize(0)
+          << "x" << type.getDimSize(1);
+      return std::nullopt;
+    }
+    return file.stats;
+  }
+
+  /// Pattern files by resolved path: each is read once per run.
+  llvm::StringMap<PatternFile> patterns;
+  /// Function arguments whose pattern was looked at (nullopt: reported).
+  DenseMap<Value, std::optional<::sopt::SparsityStats>> argumentStats;
+};
+
+} // namespace

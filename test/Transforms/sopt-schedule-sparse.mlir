@@ -1,0 +1,205 @@
+// RUN: sparse-opt %s -split-input-file --sopt-schedule-sparse | FileCheck %s
+// Read from stdin there is no file location: relative pattern paths resolve
+// against the current directory.
+// RUN: cd %S && sparse-opt -split-input-file --sopt-schedule-sparse < %s | FileCheck %s
+// The pass ends sopt-pipeline.
+// RUN: sparse-opt %s -split-input-file --sopt-pipeline | FileCheck %s --check-prefix=PIPE
+
+// The expected schedules are what sopt::chooseSpmmSchedule and
+// sopt::chooseSddmmSchedule (lib/Runtime/SparseSchedule.cpp) return; the
+// derivations below follow that code. Busy threads = 132 * 1024 = 135168.
+//
+// SpMM: vector_width = the widest of 4, 2, 1 that divides n and fits 16
+// bytes; columns per thread = vector_width * pow2_at_most(max(m * n /
+// (vector_width * 135168), 1)), at most 16, halved while above vector_width
+// and 4x it exceeds pow2_at_least(n); threads_per_tile =
+// clamp(pow2_at_least(ceil(n / columns per thread)), 4, 32); tile_columns =
+// threads_per_tile * columns per thread; tiles_per_block = 128 /
+// threads_per_tile. row_order = by_length only for a known pattern whose
+// longest row is longer than the mean.
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+
+// m = 512, n = 256, f32: vector 4; 512 * 256 / (4 * 135168) = 0 -> 4 columns
+// per thread; 64 lanes -> 32; tile 128; 4 tiles per block.
+// CHECK-LABEL: func.func @spmm_n256
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x512xf32, #{{.*}}>, tensor<512x256xf32> -> tensor<512x256xf32>
+// PIPE-LABEL: func.func @spmm_n256
+// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+func.func @spmm_n256(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>) -> tensor<512x256xf32> {
+  %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+  return %y : tensor<512x256xf32>
+}
+
+// -----
+
+// m = 8192, n = 1024: 8192 * 1024 / (4 * 135168) = 15 -> 4 * 8 = 32 -> 16
+// columns per thread (the most); 64 lanes -> 32; tile 512.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @spmm_n1024
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+func.func @spmm_n1024(%w: tensor<8192x512xf32, #CSR>, %x: tensor<512x1024xf32>) -> tensor<8192x1024xf32> {
+  %y = sopt.spmm %w, %x : tensor<8192x512xf32, #CSR>, tensor<512x1024xf32> -> tensor<8192x1024xf32>
+  return %y : tensor<8192x1024xf32>
+}
+
+// -----
+
+// n = 37 is odd: scalar accesses, 1 column per thread; 37 lanes -> 64 -> 32.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @spmm_n37
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+func.func @spmm_n37(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x37xf32>) -> tensor<512x37xf32> {
+  %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x37xf32> -> tensor<512x37xf32>
+  return %y : tensor<512x37xf32>
+}
+
+// -----
+
+// n = 64: 4 columns per thread, 16 lanes: two rows per warp (subwarps),
+// 8 tiles per 128-thread block.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @spmm_n64
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>}
+func.func @spmm_n64(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x64xf32>) -> tensor<512x64xf32> {
+  %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x64xf32> -> tensor<512x64xf32>
+  return %y : tensor<512x64xf32>
+}
+
+// -----
+
+// f64: a vector of 4 would be 32 bytes, so 2; 2 columns per thread, 128
+// lanes -> 32, tile 64.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @spmm_f64
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 4, vector_width = 2, row_order = natural>}
+func.func @spmm_f64(%w: tensor<512x512xf64, #CSR>, %x: tensor<512x256xf64>) -> tensor<512x256xf64> {
+  %y = sopt.spmm %w, %x : tensor<512x512xf64, #CSR>, tensor<512x256xf64> -> tensor<512x256xf64>
+  return %y : tensor<512x256xf64>
+}
+
+// -----
+
+// f16, m = 65536, n = 32: vector 4 (8 bytes); 65536 * 32 / (4 * 135168) = 3
+// -> 4 * 2 = 8 columns per thread (8 * 4 = 32 does not exceed 32); 4 lanes;
+// tile 32; 32 tiles per block.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @spmm_f16_narrow
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 4, tiles_per_block = 32, vector_width = 4, row_order = natural>}
+func.func @spmm_f16_narrow(%w: tensor<65536x64xf16, #CSR>, %x: tensor<64x32xf16>) -> tensor<65536x32xf16> {
+  %y = sopt.spmm %w, %x : tensor<65536x64xf16, #CSR>, tensor<64x32xf16> -> tensor<65536x32xf16>
+  return %y : tensor<65536x32xf16>
+}
+
+// -----
+
+// Only CSR × dense takes a schedule: CSC or BSR lhs and a sparse rhs get none.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+// CHECK-LABEL: func.func @spmm_unscheduled
+// CHECK-NOT: schedule
+// CHECK: return
+func.func @spmm_unscheduled(%csc: tensor<64x64xf32, #CSC>, %bsr: tensor<64x64xf32, #BSR>,
+                            %csr: tensor<64x64xf32, #CSR>, %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+  %0 = sopt.spmm %csc, %x : tensor<64x64xf32, #CSC>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %1 = sopt.spmm %bsr, %x : tensor<64x64xf32, #BSR>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %2 = sopt.spmm %x, %csr : tensor<64x64xf32>, tensor<64x64xf32, #CSR> -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// SDDMM with transpose_rhs: vector_width as for SpMM (of k);
+// threads_per_nonzero = min(pow2_at_least(ceil(k / 32)), 32,
+// pow2_at_most(k / vector_width)); tile_nonzeros = 2 * 32 /
+// threads_per_nonzero; 4 warps per block.
+// k = 256: 8 lanes per output, 8 nonzeros per warp tile.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @sddmm_k256
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #{{.*}}> -> tensor<512x512xf32, #{{.*}}>
+func.func @sddmm_k256(%a: tensor<512x256xf32>, %b: tensor<512x256xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %d : tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// k = 1024: a whole warp per output (32 elements a lane), 2 nonzeros per tile.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @sddmm_k1024
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+func.func @sddmm_k1024(%a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<512x1024xf32>, tensor<512x1024xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %d : tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// Without transpose_rhs, B's columns are gathered: one lane per output,
+// scalar loads, 32 nonzeros per tile.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @sddmm_gather
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+func.func @sddmm_gather(%a: tensor<512x64xf32>, %b: tensor<64x512xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s : tensor<512x64xf32>, tensor<64x512xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %d : tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// Schedules set by hand are kept (the chosen ones would differ: see
+// @spmm_n256 and @sddmm_k256).
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @kept
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length>}
+// CHECK: sopt.sddmm %arg2, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = by_length>}
+func.func @kept(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>, %a: tensor<512x256xf32>) -> (tensor<512x256xf32>, tensor<512x512xf32, #CSR>) {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length>}
+      : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+  %d = sopt.sddmm %a, %a, %w transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = by_length>}
+      : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %y, %d : tensor<512x256xf32>, tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// A pattern known ahead of time whose rows differ in length (8 x 16, rows of
+// 5, 0, 1, 2, 1, 1, 1, 1 nonzeros: longest 5 > mean 1.5): longest rows
+// first. The other fields depend on the shape alone. The same file serves
+// both products (it is read once).
+// SpMM, m = 8, n = 256: as @spmm_n256. SDDMM, k = 64: vector 4;
+// min(pow2_at_least(2), 32, 16) = 2 lanes per output; 2 * 32 / 2 = 32.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @pattern_skewed
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
+func.func @pattern_skewed(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                          %x: tensor<16x256xf32>, %a: tensor<8x64xf32>, %b: tensor<16x64xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
+  %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
+  %d = sopt.sddmm %a, %b, %w transpose_rhs : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %y, %d : tensor<8x256xf32>, tensor<8x16xf32, #CSR>
+}
+
+// The same file on another function's argument.
+// CHECK-LABEL: func.func @pattern_skewed_again
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
+func.func @pattern_skewed_again(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                                %x: tensor<16x256xf32>) -> tensor<8x256xf32> {
+  %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
+  return %y : tensor<8x256xf32>
+}
+
+// -----
+
+// Every row of this Matrix Market pattern has 2 nonzeros: natural order.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @pattern_uniform
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-uniform-rows.mtx"},
+                           %x: tensor<16x256xf32>, %a: tensor<8x32xf32>, %b: tensor<32x16xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
+  %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
+  %d = sopt.sddmm %a, %b, %w : tensor<8x32xf32>, tensor<32x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %y, %d : tensor<8x256xf32>, tensor<8x16xf32, #CSR>
+}
