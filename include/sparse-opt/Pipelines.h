@@ -27,12 +27,19 @@ struct SparseOptPipelineOptions
       llvm::cl::desc("Row elements a thread may keep in registers across a "
                      "reduction (fewer: more threads per row, more occupancy)"),
       llvm::cl::init(32)};
+  PassOptions::Option<bool> cusparse{
+      *this, "cusparse",
+      llvm::cl::desc("Leave SpMM unscheduled so that it lowers to cuSPARSE "
+                     "(SDDMM still gets the project's kernel)"),
+      llvm::cl::init(false)};
 };
 
 /// The compiler's pipeline up to CUDA emission: TOSA is converted to sopt,
 /// composites are decomposed, the graph is canonicalised, memory-bound
 /// subgraphs become sopt.fusion regions, which are grouped around their
-/// reduce backbones, given thread mappings and a memory plan.
+/// reduce backbones, given thread mappings and a memory plan; sparse
+/// products get tile schedules, and elementwise regions that consume an
+/// SpMM become its epilogue.
 void buildSparseOptPipeline(OpPassManager &pm,
                             const SparseOptPipelineOptions &options);
 

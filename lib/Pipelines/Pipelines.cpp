@@ -33,7 +33,10 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   pm.addPass(createPlanReuse(reuse));
   // Tile schedules of the SpMM and SDDMM kernels (outside the fusion
   // regions; their row statistics come from sopt.sparsity_pattern files).
-  pm.addPass(createScheduleSparse());
+  ScheduleSparseOptions schedule;
+  schedule.spmm = !options.cusparse;
+  pm.addPass(createScheduleSparse(schedule));
+  pm.addPass(createFuseSparseEpilogues());
 }
 
 void sopt::registerSparseOptPipelines() {

@@ -45,7 +45,7 @@ struct ScheduleSparsePass
     argumentStats.clear();
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
-      if (!isa<SpmmOp, SddmmOp>(op) || hasSchedule(op))
+      if (!isa<SpmmOp, SddmmOp>(op) || hasSchedule(op) || (isa<SpmmOp>(op) && !spmm))
         return;
       Value sparse = getScheduledSparseOperand(op);
       if (!sparse)

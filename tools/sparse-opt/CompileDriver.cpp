@@ -89,6 +89,10 @@ int sopt::runCompileDriver(int argc, char **argv) {
   cl::opt<bool> keepAttention(
       "keep-attention", cl::desc("Leave sopt.attention for its own schedule"),
       cl::cat(category));
+  cl::opt<bool> cusparse(
+      "cusparse",
+      cl::desc("Lower SpMM to cuSPARSE instead of the project's kernels"),
+      cl::cat(category));
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -125,6 +129,7 @@ int sopt::runCompileDriver(int argc, char **argv) {
   PassManager pm(&context, ModuleOp::getOperationName());
   SparseOptPipelineOptions options;
   options.keepAttention = keepAttention;
+  options.cusparse = cusparse;
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
   options.registerElementsPerThread = registerElements;

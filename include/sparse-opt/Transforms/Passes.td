@@ -227,6 +227,45 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
         : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
     ```
   }];
+  let options = [
+    Option<"spmm", "spmm", "bool", /*default=*/"true",
+           "Schedule SpMM products too (false leaves them unscheduled, so "
+           "that the CUDA emitter calls cuSPARSE for them)">
+  ];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
+def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
+  let summary = "Run elementwise regions that consume an SpMM inside its kernel";
+  let description = [{
+    A scheduled `sopt.spmm` writes every output element once, from the
+    registers that accumulated it. A `sopt.fusion` region with one
+    elementwise group (no reduction) over the product's `[m, n]` shape, one
+    result of the product's type, that reads the product only at the element
+    it computes (bias, activation, scaling, residual add) and is the
+    product's only user becomes the product's epilogue: the region is marked
+    `sopt.sparse_epilogue = <input index>`, and the product moves right
+    before it so that the region's other inputs are ready when the fused
+    kernel starts. The CUDA emitter then launches one kernel for both and
+    never stores the product. Run after sopt-propagate-mapping (the index
+    maps tell where the product is read) and sopt-schedule-sparse (only
+    scheduled products have kernels of our own).
+
+    Before:
+
+    ```mlir
+    %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<...>} : ...
+    %r = sopt.fusion ins(%y, %b : tensor<512x256xf32>, tensor<256xf32>) {
+    ^bb0(%p: tensor<512x256xf32>, %bias: tensor<256xf32>):
+      %bb = sopt.broadcast %bias dims = [1] {sopt.index_map = ...} : ...
+      %z = sopt.add %p, %bb {sopt.index_map = (d0, d1) -> (d0, d1)} : ...
+      %g = sopt.gelu %z {sopt.index_map = (d0, d1) -> (d0, d1)} : ...
+      sopt.yield %g : tensor<512x256xf32>
+    } -> tensor<512x256xf32>
+    ```
+
+    After: the same IR, the region marked `{sopt.sparse_epilogue = 0 : i64}`.
+  }];
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }
 

@@ -6,6 +6,7 @@
 #include "HostFunction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
 using namespace mlir;
@@ -62,7 +63,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   std::string kernelsText, hostText;
   llvm::raw_string_ostream kernelsOs(kernelsText), hostOs(hostText);
   DenseMap<Operation *, cuda::KernelLaunch> kernels;
-  bool usesCublas = false, usesCusparse = false;
+  bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
 
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
@@ -71,12 +72,42 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     WalkResult walk = fn.walk([&](Operation *op) {
       if (isa<MatmulOp>(op))
         usesCublas = true;
-      if (isa<SpmmOp, SpmvOp>(op))
+      if (auto spmm = dyn_cast<SpmmOp>(op)) {
+        (spmm.getScheduleAttr() ? usesSparseKernels : usesCusparse) = true;
+      }
+      if (isa<SpmvOp>(op))
         usesCusparse = true;
+      if (isa<SddmmOp>(op))
+        usesSparseKernels = true;
+      if (isa<SpmmOp, SddmmOp>(op)) {
+        if (auto schedule = op->getAttr("schedule")) {
+          std::string line;
+          llvm::raw_string_ostream os(line);
+          os << fn.getName() << "_" << op->getName().stripDialect() << index++ << ": "
+             << op->getName() << " with the project's kernel, " << schedule;
+          result.kernelSummaries.push_back(line);
+        }
+        return WalkResult::advance();
+      }
       auto fusion = dyn_cast<FusionOp>(op);
       if (!fusion)
         return WalkResult::advance();
       std::string name = fn.getName().str() + "_kernel" + std::to_string(index++);
+      if (auto input = fusion->getAttrOfType<IntegerAttr>(attr::kSparseEpilogue)) {
+        name = fn.getName().str() + "_epilogue" + std::to_string(index - 1);
+        FailureOr<std::string> summary =
+            cuda::emitSparseEpilogue(fusion, input.getInt(), name, kernelsOs);
+        if (failed(summary))
+          return WalkResult::interrupt();
+        cuda::KernelLaunch launch;
+        launch.name = name;
+        launch.sparseEpilogue = true;
+        launch.accumulatorInput = input.getInt();
+        launch.summary = *summary;
+        result.kernelSummaries.push_back(*summary);
+        kernels[op] = launch;
+        return WalkResult::skip();
+      }
       FailureOr<cuda::KernelLaunch> launch =
           cuda::emitFusionKernel(fusion, name, kernelsOs);
       if (failed(launch))
@@ -103,6 +134,9 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     source << "static const float one = 1.0f, zero = 0.0f;\n\n";
   if (usesCublas)
     source << kCublasSupport;
+  if (usesSparseKernels)
+    source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
+              "#include \"sparse-opt/Runtime/Spmm.cuh\"\n\n";
   if (usesCusparse)
     source << "#include \"sparse-opt/Runtime/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

@@ -48,6 +48,9 @@ public:
         mapping(mapping), name(name.str()), rank(group.domain.size()) {}
 
   FailureOr<KernelLaunch> write(llvm::raw_ostream &os);
+  /// Writes the group as the epilogue functor of the sparse product that
+  /// produces input `accumulatorInput` (see emitSparseEpilogue).
+  FailureOr<std::string> writeEpilogue(unsigned accumulatorInput, llvm::raw_ostream &os);
 
 private:
   // --- what the IR says -------------------------------------------------
@@ -66,6 +69,8 @@ private:
   /// Whether the `vector` elements of a chunk, at `map` in a tensor of
   /// `shape`, are consecutive and aligned in memory.
   bool isContiguous(AffineMap map, ArrayRef<int64_t> shape) const;
+  /// An epilogue evaluates one element per call: no vector loads.
+  bool isEpilogue() const { return accumulatorArg.has_value(); }
 
   // --- emission ---------------------------------------------------------
   std::string value(Value v, AffineMap map);
@@ -124,6 +129,8 @@ private:
   std::string chunkStart, chunkEnd; // vector loads before, stores after
   SmallVector<std::string> dimNames, chunkDimNames;
   unsigned counter = 0;
+  /// In an epilogue: the input that is the product's accumulator ("acc").
+  std::optional<unsigned> accumulatorArg;
 };
 
 LogicalResult KernelWriter::checkSupported() {
@@ -182,7 +189,7 @@ void KernelWriter::computePhases() {
 
 bool KernelWriter::isContiguous(AffineMap map, ArrayRef<int64_t> shape) const {
   int64_t vector = mapping.getVectorWidth();
-  if (vector == 1 || map.getNumResults() == 0 || shape.back() != group.domain.back())
+  if (vector == 1 || isEpilogue() || map.getNumResults() == 0 || shape.back() != group.domain.back())
     return false;
   // The innermost index is the innermost iteration index, and nothing else
   // depends on it: the chunk's `vector` elements sit side by side.
@@ -231,6 +238,11 @@ std::string KernelWriter::value(Value v, AffineMap map) {
 
   std::string result;
   Operation *def = v.getDefiningOp();
+  if (auto arg = dyn_cast<BlockArgument>(v);
+      arg && accumulatorArg && arg.getArgNumber() == *accumulatorArg) {
+    assert(map.isIdentity() && "sopt-fuse-sparse-epilogues reads the product in place");
+    return "acc";
+  }
   if (auto arg = dyn_cast<BlockArgument>(v);
       arg && !(cached.count(v) && inElement && currentPhase > 0 &&
                map.isIdentity())) {
@@ -724,7 +736,51 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   return launch;
 }
 
+FailureOr<std::string> KernelWriter::writeEpilogue(unsigned accumulatorInput,
+                                                  llvm::raw_ostream &os) {
+  if (failed(checkSupported()))
+    return failure();
+  accumulatorArg = accumulatorInput;
+  for (int64_t d = 0; d < rank; ++d)
+    dimNames.push_back("d" + std::to_string(d));
+  inElement = true;
+  Value yielded = fusion.getYield().getValues().front();
+  AffineMap map = yielded.getDefiningOp()->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue();
+  std::string result = value(yielded, map);
+
+  std::string summary;
+  llvm::raw_string_ostream s(summary);
+  s << name << ": epilogue of " << group.ops.size() << " op(s) fused into the sparse product:";
+  for (Operation *op : group.ops)
+    s << " " << op->getName().stripDialect();
+
+  os << "// " << summary << "\nstruct " << name << " {\n";
+  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
+    if (i != accumulatorInput)
+      os << "  const " << *storageType(tensorType(input).getElementType())
+         << " *__restrict__ in" << i << ";\n";
+  os << "  __device__ __forceinline__ float operator()(int64_t d0, int64_t d1, float acc) const {\n"
+     << element.body << "    return " << result << ";\n  }\n};\n\n";
+  return summary;
+}
+
 } // namespace
+
+FailureOr<std::string> sopt::cuda::emitSparseEpilogue(FusionOp fusion,
+                                                      unsigned accumulatorInput,
+                                                      StringRef name,
+                                                      llvm::raw_ostream &os) {
+  BackboneGrouping grouping(fusion);
+  if (grouping.getGroups().size() != 1 || grouping.getGroups().front().hasBackbone())
+    return fusion.emitOpError("is marked as a sparse product's epilogue but is not "
+                              "one elementwise group");
+  const FusionGroup &group = grouping.getGroups().front();
+  MappingAttr mapping = getRecordedMapping(group);
+  if (!mapping || group.domain.size() != 2)
+    return fusion.emitOpError("is marked as a sparse product's epilogue but has no "
+                              "2-D elementwise mapping");
+  return KernelWriter(fusion, group, mapping, name).writeEpilogue(accumulatorInput, os);
+}
 
 FailureOr<KernelLaunch> sopt::cuda::emitFusionKernel(FusionOp fusion,
                                                      StringRef name,

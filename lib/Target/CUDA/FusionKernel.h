@@ -17,6 +17,10 @@ struct KernelLaunch {
   /// global scratch buffer of `scratchFloats` floats as its last argument.
   bool cooperative = false;
   int64_t scratchFloats = 0;
+  /// Not a kernel: the epilogue functor `name` of the sparse product that
+  /// produces input `accumulatorInput`; it runs inside that product's launch.
+  bool sparseEpilogue = false;
+  unsigned accumulatorInput = 0;
   std::string summary;
 };
 
@@ -25,6 +29,14 @@ struct KernelLaunch {
 /// results.
 FailureOr<KernelLaunch> emitFusionKernel(FusionOp fusion, llvm::StringRef name,
                                          llvm::raw_ostream &os);
+
+/// Writes `fusion`, one elementwise group over the [m, n] result of the
+/// sparse product that produces its input `accumulatorInput`, as the functor
+/// struct `name` that the product's kernel calls per output element:
+/// members `in<i>` for the other inputs, `operator()(row, col, acc)`.
+/// Returns the kernel summary line.
+FailureOr<std::string> emitSparseEpilogue(FusionOp fusion, unsigned accumulatorInput,
+                                          llvm::StringRef name, llvm::raw_ostream &os);
 
 } // namespace mlir::sopt::cuda
 

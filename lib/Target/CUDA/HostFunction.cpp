@@ -2,6 +2,7 @@
 
 #include "HostFunction.h"
 #include "CudaSyntax.h"
+#include "SparseLaunch.h"
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
@@ -38,14 +39,15 @@ private:
   LogicalResult emitMatmul(MatmulOp op);
   LogicalResult emitConstant(ConstantOp op);
   LogicalResult emitSparseProduct(Operation *op, Value sparse, Value dense);
+  LogicalResult emitScheduledSpmm(SpmmOp op);
+  LogicalResult emitSddmm(SddmmOp op);
 
   func::FuncOp fn;
   const DenseMap<Operation *, KernelLaunch> &kernels;
   DenseMap<Value, std::string> pointer;
   DenseMap<Value, std::string> resultSlot; // values the caller receives
-  /// CSR arguments: the base name of their positions, coordinates, values
-  /// and nnz parameters.
-  DenseMap<Value, std::string> csr;
+  /// CSR values (arguments and SDDMM results): their arrays and nnz.
+  DenseMap<Value, CsrExpressions> csr;
   SmallVector<std::string> intermediates;
   std::string declarations, body, statics;
   unsigned counter = 0;
@@ -80,11 +82,11 @@ LogicalResult HostWriter::checkSignature() {
                                  "dense tensors of f32, f16, bf16, f64, i1, "
                                  "i32 or i64, and CSR matrices";
   for (Type t : fn.getResultTypes())
-    if (!supportedDense(t))
+    if (!supportedDense(t) && !isCsr(t))
       return fn.emitOpError() << "has the result type " << t
                               << "; the CUDA emitter returns statically shaped "
                                  "dense tensors of f32, f16, bf16, f64, i1, "
-                                 "i32 or i64";
+                                 "i32 or i64, and CSR values of a pattern";
   return success();
 }
 
@@ -155,7 +157,7 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   if (dataType.empty())
     return op->emitOpError("has an element type cuSPARSE does not take here "
                            "(f32, f16 and bf16 are supported)");
-  std::string a = csr.lookup(sparse);
+  const CsrExpressions a = csr.lookup(sparse);
   std::string index = csrIndexType(matrix) == "int32_t" ? "CUSPARSE_INDEX_32I"
                                                          : "CUSPARSE_INDEX_64I";
   int64_t m = matrix.getDimSize(0), k = matrix.getDimSize(1);
@@ -165,10 +167,10 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
           " through cuSPARSE (default algorithm, f32 accumulation)\n";
   body += llvm::formatv(
       "      sopt::CusparseCsr a;\n"
-      "      SOPT_TRY_CUSPARSE(cusparseCreateCsr(&a.descriptor, {0}, {1}, {2}_nnz, "
-      "(void *){2}_positions, (void *){2}_coordinates, (void *){2}_values, {3}, {3}, "
-      "CUSPARSE_INDEX_BASE_ZERO, {4}));\n",
-      m, k, a, index, dataType);
+      "      SOPT_TRY_CUSPARSE(cusparseCreateCsr(&a.descriptor, {0}, {1}, {2}, "
+      "(void *){3}, (void *){4}, (void *){5}, {6}, {6}, "
+      "CUSPARSE_INDEX_BASE_ZERO, {7}));\n",
+      m, k, a.nnz, a.positions, a.coordinates, a.values, index, dataType);
   if (isa<SpmvOp>(op)) {
     body += llvm::formatv(
         "      sopt::CusparseDnVec x, y;\n"
@@ -209,6 +211,70 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   return success();
 }
 
+LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
+  if (!csr.count(op.getLhs()))
+    return op.emitOpError("has a schedule, but its sparse operand is not a CSR "
+                          "function argument or SDDMM result");
+  // A fusion region marked as this product's epilogue runs in its kernel
+  // and writes the region's result; the product itself is never stored.
+  std::string epilogue, summary, out;
+  if (op->hasOneUse())
+    if (auto it = kernels.find(*op->user_begin());
+        it != kernels.end() && it->second.sparseEpilogue) {
+      auto fusion = cast<FusionOp>(it->first);
+      SmallVector<std::string> members;
+      for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
+        if (i != it->second.accumulatorInput)
+          members.push_back(pointer.lookup(input));
+      epilogue = it->second.name + "{" + llvm::join(members, ", ") + "}";
+      summary = " + epilogue " + it->second.name;
+      out = destination(fusion.getResult(0));
+    }
+  if (out.empty())
+    out = destination(op.getResult());
+  FailureOr<SparseLaunchText> text =
+      emitSpmmLaunch(op, csr.lookup(op.getLhs()), pointer.lookup(op.getRhs()), out,
+                     epilogue, summary,
+                     fn.getName().str() + "_row_order" + std::to_string(counter++));
+  if (failed(text))
+    return failure();
+  statics += text->statics;
+  body += text->body;
+  return success();
+}
+
+LogicalResult HostWriter::emitSddmm(SddmmOp op) {
+  if (!csr.count(op.getPattern()))
+    return op.emitOpError("samples at a pattern that is not a CSR function argument "
+                          "or SDDMM result; the CUDA emitter takes those");
+  const CsrExpressions pattern = csr.lookup(op.getPattern());
+  // The result shares the pattern's positions and coordinates; only its
+  // values are new.
+  CsrExpressions result = pattern;
+  if (auto it = resultSlot.find(op.getResult()); it != resultSlot.end()) {
+    result.values = it->second;
+    resultSlot.erase(it);
+  } else {
+    result.values = "t" + std::to_string(counter++);
+    std::string element = *storageType(tensorType(op.getResult()).getElementType());
+    declarations += "  " + element + " *" + result.values + " = nullptr;\n";
+    body += llvm::formatv(
+        "    SOPT_TRY(cudaMallocAsync(&{0}, std::max<int64_t>({1}, 1) * sizeof({2}), "
+        "stream));\n",
+        result.values, pattern.nnz, element);
+    intermediates.push_back(result.values);
+  }
+  FailureOr<SparseLaunchText> text = emitSddmmLaunch(
+      op, pattern, pointer.lookup(op.getLhs()), pointer.lookup(op.getRhs()),
+      result.values, fn.getName().str() + "_row_order" + std::to_string(counter++));
+  if (failed(text))
+    return failure();
+  statics += text->statics;
+  body += text->body;
+  csr[op.getResult()] = result;
+  return success();
+}
+
 LogicalResult HostWriter::emitConstant(ConstantOp op) {
   auto attr = dyn_cast<DenseElementsAttr>(op.getValue());
   if (!attr)
@@ -246,6 +312,8 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         if (it == kernels.end())
           return fusion.emitOpError("has no kernel");
         const KernelLaunch &launch = it->second;
+        if (launch.sparseEpilogue)
+          return success(); // ran inside the sparse product's kernel
         SmallVector<std::string> args;
         for (Value input : fusion.getInputs())
           args.push_back(pointer.lookup(input));
@@ -287,12 +355,15 @@ LogicalResult HostWriter::emitOp(Operation *op) {
       })
       .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })
       .Case([&](SpmmOp spmm) -> LogicalResult {
+        if (spmm.getScheduleAttr())
+          return emitScheduledSpmm(spmm);
         if (!csr.count(spmm.getLhs()))
           return spmm.emitOpError(
               "is lowered to cuSPARSE only as CSR argument x dense matrix; "
               "other forms wait for the project's own SpMM kernels");
         return emitSparseProduct(spmm, spmm.getLhs(), spmm.getRhs());
       })
+      .Case([&](SddmmOp sddmm) { return emitSddmm(sddmm); })
       .Case([&](SpmvOp spmv) -> LogicalResult {
         if (!csr.count(spmv.getMatrix()))
           return spmv.emitOpError("is lowered to cuSPARSE only for a CSR "
@@ -307,6 +378,17 @@ LogicalResult HostWriter::emitOp(Operation *op) {
       .Case([&](ConstantOp constant) { return emitConstant(constant); })
       .Case([&](func::ReturnOp ret) -> LogicalResult {
         for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+          if (isCsr(v.getType())) {
+            // The caller's pattern: only the values are returned.
+            const CsrExpressions &m = csr[v];
+            std::string result = "result" + std::to_string(i) + "_values";
+            if (m.values != result)
+              body += llvm::formatv(
+                  "    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2} * sizeof(*{0}), "
+                  "cudaMemcpyDeviceToDevice, stream));\n",
+                  result, m.values, m.nnz);
+            continue;
+          }
           std::string result = "result" + std::to_string(i);
           if (pointer.lookup(v) != result)
             body += llvm::formatv("    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2}, "
@@ -341,7 +423,8 @@ LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header
       params.push_back("const " + index + " *" + name + "_coordinates");
       params.push_back("const " + element + " *" + name + "_values");
       params.push_back("int64_t " + name + "_nnz");
-      csr[arg] = name;
+      csr[arg] = {name + "_positions", name + "_coordinates", name + "_values",
+                  name + "_nnz"};
       continue;
     }
     params.push_back("const " + element + " *" + name);
@@ -349,6 +432,15 @@ LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header
   }
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    if (isCsr(v.getType())) {
+      // A CSR result has the pattern of the operand it was sampled at: the
+      // caller gets its nnz values.
+      std::string name = "result" + std::to_string(i) + "_values";
+      params.push_back(*storageType(tensorType(v).getElementType()) + " *" + name);
+      if (!resultSlot.count(v) && !isa<BlockArgument>(v))
+        resultSlot[v] = name;
+      continue;
+    }
     params.push_back(*storageType(tensorType(v).getElementType()) + " *result" +
                      std::to_string(i));
     // The producer writes straight into the caller's buffer; arguments and

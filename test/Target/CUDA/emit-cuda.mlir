@@ -1,4 +1,4 @@
-// RUN: sparse-opt %s --emit=cuda -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: sparse-opt %s --emit=cuda --cusparse -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s < %t.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t.h
 
@@ -33,7 +33,7 @@ func.func @layer_norm(%x: tensor<2048x1024xbf16>, %g: tensor<1024xbf16>, %b: ten
   return %y : tensor<2048x1024xbf16>
 }
 
-// A CSR argument is four parameters; cuSPARSE computes the product into an
+// A CSR argument is four parameters. With --cusparse, cuSPARSE computes the product into an
 // intermediate that the epilogue kernel reads.
 // CHECK: extern "C" cudaError_t pruned(const int32_t *arg0_positions, const int32_t *arg0_coordinates, const float *arg0_values, int64_t arg0_nnz, const float *arg1, float *result0, cudaStream_t stream)
 // CHECK: SOPT_TRY(cudaMallocAsync(&t0, 4096, stream));

@@ -1,3 +1,4 @@
+// sparse-opt-flags: --cusparse
 // Sparse products lowered to cuSPARSE, with a fused epilogue kernel.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 

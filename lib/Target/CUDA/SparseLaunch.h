@@ -1,0 +1,53 @@
+//===- SparseLaunch.h - host code launching our SpMM/SDDMM kernels -*- C++ -*-===//
+//
+// A scheduled sopt.spmm or sopt.sddmm becomes one launch of the project's
+// kernel templates (include/sparse-opt/Runtime/Spmm.cuh, Sddmm.cuh), the
+// schedule's fields as template arguments. A schedule that visits rows
+// longest first needs the pattern at compile time (sopt.sparsity_pattern):
+// its row order becomes a table in the generated source, uploaded once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_LIB_TARGET_CUDA_SPARSELAUNCH_H
+#define SPARSE_OPT_LIB_TARGET_CUDA_SPARSELAUNCH_H
+
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+#include <string>
+
+namespace mlir::sopt::cuda {
+
+/// A CSR matrix in generated host code: the C expressions of its arrays and
+/// of its nnz.
+struct CsrExpressions {
+  std::string positions, coordinates, values, nnz;
+};
+
+/// What launching a sparse product needs besides its operands.
+struct SparseLaunchText {
+  /// File-scope definitions (the row order table), possibly empty.
+  std::string statics;
+  /// Statements in the host function's body.
+  std::string body;
+};
+
+/// The launch of `op`'s scheduled SpMM, C = epilogue(A · B). `epilogue` is a
+/// C++ expression constructing the epilogue functor, or empty for none;
+/// `summary` describes the epilogue for the comment above the launch.
+/// `tablePrefix` names the row order table. Fails, located at `op`, when the
+/// schedule cannot be emitted (64-bit indices, by_length without a pattern).
+FailureOr<SparseLaunchText> emitSpmmLaunch(SpmmOp op, const CsrExpressions &a,
+                                           llvm::StringRef b, llvm::StringRef c,
+                                           llvm::StringRef epilogue,
+                                           llvm::StringRef summary,
+                                           llvm::StringRef tablePrefix);
+
+/// The launch of `op`'s scheduled SDDMM; D's nnz values go to `out`.
+FailureOr<SparseLaunchText> emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern,
+                                            llvm::StringRef lhs, llvm::StringRef rhs,
+                                            llvm::StringRef out,
+                                            llvm::StringRef tablePrefix);
+
+} // namespace mlir::sopt::cuda
+
+#endif // SPARSE_OPT_LIB_TARGET_CUDA_SPARSELAUNCH_H

@@ -1,0 +1,42 @@
+// The project's SpMM and SDDMM kernels from generated host code: a pruned
+// linear layer whose pattern is known at compile time (rows visited longest
+// first, bias + GELU + residual fused as the SpMM epilogue), one without a
+// pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms, and
+// SDDMM feeding SpMM (sparse attention).
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+
+func.func @pruned_linear(%w: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
+                         %x: tensor<257x100xf32>, %b: tensor<300xf32>, %res: tensor<300x100xf32>) -> tensor<300x100xf32> {
+  %y = sopt.spmm %w, %x : tensor<300x257xf32, #CSR>, tensor<257x100xf32> -> tensor<300x100xf32>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x100xf32>
+  %z = sopt.add %y, %bb : tensor<300x100xf32>
+  %g = sopt.gelu %z : tensor<300x100xf32>
+  %r = sopt.add %g, %res : tensor<300x100xf32>
+  return %r : tensor<300x100xf32>
+}
+
+func.func @pruned_relu_bf16(%w: tensor<1000x999xbf16, #CSR>, %x: tensor<999x37xbf16>) -> tensor<1000x37xbf16> {
+  %y = sopt.spmm %w, %x : tensor<1000x999xbf16, #CSR>, tensor<999x37xbf16> -> tensor<1000x37xbf16>
+  %half = sopt.constant dense<0.5> : tensor<1000x37xbf16>
+  %s = sopt.mul %y, %half : tensor<1000x37xbf16>
+  %r = sopt.relu %s : tensor<1000x37xbf16>
+  return %r : tensor<1000x37xbf16>
+}
+
+func.func @scores(%q: tensor<300x64xf32>, %k: tensor<257x64xf32>,
+                  %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"}) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs : tensor<300x64xf32>, tensor<257x64xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  return %d : tensor<300x257xf32, #CSR>
+}
+
+func.func @sampled_f16(%a: tensor<1000x33xf16>, %b: tensor<33x999xf16>, %s: tensor<1000x999xf16, #CSR>) -> tensor<1000x999xf16, #CSR> {
+  %d = sopt.sddmm %a, %b, %s : tensor<1000x33xf16>, tensor<33x999xf16>, tensor<1000x999xf16, #CSR> -> tensor<1000x999xf16, #CSR>
+  return %d : tensor<1000x999xf16, #CSR>
+}
+
+func.func @sparse_attention(%q: tensor<300x64xf32>, %k: tensor<257x64xf32>, %v: tensor<257x64xf32>,
+                            %s: tensor<300x257xf32, #CSR>) -> tensor<300x64xf32> {
+  %p = sopt.sddmm %q, %k, %s transpose_rhs : tensor<300x64xf32>, tensor<257x64xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %o = sopt.spmm %p, %v : tensor<300x257xf32, #CSR>, tensor<257x64xf32> -> tensor<300x64xf32>
+  return %o : tensor<300x64xf32>
+}

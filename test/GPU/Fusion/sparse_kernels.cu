@@ -1,0 +1,157 @@
+// Generated host code calling the project's SpMM and SDDMM kernels
+// (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
+// pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
+// returning the pattern's values, and SDDMM feeding SpMM. Also: a pattern
+// other than the compiled one is refused.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
+// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "References.h"
+#include "SparseCases.h"
+#include "sparse_kernels.h"
+
+using namespace harness;
+
+namespace {
+
+/// A product's sparse operand on the device with random values.
+template <typename T> struct Sparse {
+  Pattern pattern;
+  DeviceCsr<T> csr;
+  explicit Sparse(Pattern p) : pattern(std::move(p)), csr(pattern) {}
+  int64_t nnz() const { return pattern.nnz(); }
+};
+
+/// A · B (A sparse) in double.
+std::vector<double> spmm(const Pattern &p, const std::vector<double> &values,
+                         const std::vector<double> &b, int64_t n) {
+  std::vector<double> c(size_t(p.rows) * n, 0.0);
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
+      for (int64_t j = 0; j < n; ++j)
+        c[r * n + j] += values[e] * b[size_t(p.coordinates[e]) * n + j];
+  return c;
+}
+
+/// (A · Bᵀ) ⊙ S or (A · B) ⊙ S at S's nonzeros, in double.
+std::vector<double> sddmm(const Pattern &p, const std::vector<double> &s,
+                          const std::vector<double> &a, const std::vector<double> &b,
+                          int64_t k, bool transposeRhs) {
+  std::vector<double> d(p.coordinates.size());
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
+      double dot = 0;
+      for (int64_t i = 0; i < k; ++i)
+        dot += a[r * k + i] * (transposeRhs ? b[p.coordinates[e] * k + i]
+                                            : b[i * p.cols + p.coordinates[e]]);
+      d[e] = dot * s[e];
+    }
+  return d;
+}
+
+void prunedLinear(Report &report, const std::string &patternFile) {
+  Sparse<float> w(readPattern(patternFile));
+  const int64_t m = 300, k = 257, n = 100;
+  Tensor<float> x(k * n), b(m), res(m * n), y(m * n);
+  x.randomize(), b.randomize(-0.5, 0.5), res.randomize();
+  y.poison();
+  launch(pruned_linear, w.csr.positions.device, w.csr.coordinates.device,
+         w.csr.values.device, w.nnz(), x.device, b.device, res.device, y.device);
+  y.download();
+  std::vector<double> ref = spmm(w.pattern, w.csr.values.values, x.values, n);
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t j = 0; j < n; ++j)
+      ref[r * n + j] = reference::gelu(ref[r * n + j] + b.values[r]) + res.values[r * n + j];
+  report.check("pruned_linear (epilogue, by_length) 300x257 n=100 f32",
+               relativeError(y.values, ref), tolerance<float>());
+
+  // The row order was prepared for this pattern: another nnz is refused.
+  y.poison();
+  const cudaError_t refused =
+      pruned_linear(w.csr.positions.device, w.csr.coordinates.device, w.csr.values.device,
+                    w.nnz() - 1, x.device, b.device, res.device, y.device, 0);
+  report.check("pruned_linear refuses another pattern (status)",
+               refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.0);
+}
+
+void prunedReluBf16(Report &report) {
+  for (double density : {0.05, 0.0}) {
+    Sparse<__nv_bfloat16> w(randomPattern("w", 1000, 999, [&](int64_t r) {
+      return r % 7 == 3 ? 0.0 : density;
+    }));
+    Tensor<__nv_bfloat16> x(999 * 37), y(1000 * 37);
+    x.randomize();
+    y.poison();
+    launch(pruned_relu_bf16, w.csr.positions.device, w.csr.coordinates.device,
+           w.csr.values.device, w.nnz(), x.device, y.device);
+    y.download();
+    std::vector<double> ref = spmm(w.pattern, w.csr.values.values, x.values, 37);
+    for (double &v : ref)
+      v = std::max(v * 0.5, 0.0);
+    report.check("pruned_relu_bf16 1000x999 n=37 density=" + std::to_string(density),
+                 relativeError(y.values, ref), tolerance<__nv_bfloat16>());
+  }
+}
+
+void scores(Report &report, const std::string &patternFile) {
+  Sparse<float> s(readPattern(patternFile));
+  Tensor<float> q(300 * 64), k(257 * 64), d(s.nnz());
+  q.randomize(), k.randomize();
+  d.poison();
+  launch(::scores, q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
+         s.csr.values.device, s.nnz(), d.device);
+  d.download();
+  report.check("scores (A*B^T)*S 300x257 k=64 f32 by_length",
+               relativeError(d.values, sddmm(s.pattern, s.csr.values.values, q.values,
+                                             k.values, 64, true)),
+               tolerance<float>());
+}
+
+void sampledF16(Report &report) {
+  Sparse<__half> s(randomPattern("s", 1000, 999, [](int64_t r) { return r % 5 ? 0.03 : 0.0; }));
+  Tensor<__half> a(1000 * 33), b(33 * 999), d(s.nnz());
+  a.randomize(), b.randomize();
+  d.poison();
+  launch(sampled_f16, a.device, b.device, s.csr.positions.device, s.csr.coordinates.device,
+         s.csr.values.device, s.nnz(), d.device);
+  d.download();
+  report.check("sampled_f16 (A*B)*S 1000x999 k=33",
+               relativeError(d.values, sddmm(s.pattern, s.csr.values.values, a.values,
+                                             b.values, 33, false)),
+               tolerance<__half>());
+}
+
+void sparseAttention(Report &report) {
+  Sparse<float> s(randomPattern("s", 300, 257, [](int64_t r) { return r == 7 ? 1.0 : 0.1; }));
+  Tensor<float> q(300 * 64), k(257 * 64), v(257 * 64), o(300 * 64);
+  q.randomize(), k.randomize(), v.randomize();
+  o.poison();
+  launch(sparse_attention, q.device, k.device, v.device, s.csr.positions.device,
+         s.csr.coordinates.device, s.csr.values.device, s.nnz(), o.device);
+  o.download();
+  const std::vector<double> p =
+      sddmm(s.pattern, s.csr.values.values, q.values, k.values, 64, true);
+  report.check("sparse_attention sddmm->spmm 300x257 d=64 f32",
+               relativeError(o.values, spmm(s.pattern, p, v.values, 64)),
+               tolerance<float>());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s pruned_300x257.smtx\n", argv[0]);
+    return 2;
+  }
+  Report report;
+  prunedLinear(report, argv[1]);
+  prunedReluBf16(report);
+  scores(report, argv[1]);
+  sampledF16(report);
+  sparseAttention(report);
+  return report.exitCode();
+}
