@@ -3,6 +3,7 @@
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace sopt;
 
@@ -38,9 +39,13 @@ int widestVector(int64_t extent, int elementBytes) {
 /// each thread keeps in flight.
 constexpr int64_t kBusyThreads = 132 * 1024;
 
-/// Threads of a block: four warps, small enough that the tail of a launch
-/// leaves few SMs idle.
+/// Threads of an SDDMM block: four warps, small enough that the tail of a
+/// launch leaves few SMs idle.
 constexpr int kThreadsPerBlock = 128;
+
+/// Threads of an SpMM block: two warps did best on the DLMC sweep (small
+/// blocks spread the rows of small matrices over more SMs).
+constexpr int kSpmmThreadsPerBlock = 64;
 
 /// Whether visiting the longest rows first is worth preparing: a known
 /// pattern whose rows differ in length.
@@ -53,22 +58,26 @@ bool rowsDiffer(const SparsityStats &stats) {
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   SpmmSchedule s;
-  s.vectorWidth = widestVector(n, elementBytes);
   // More columns per thread reuse each staged nonzero for more FMAs, but
   // leave fewer threads: widen only while the output keeps the GPU busy.
-  const int64_t outputs = std::max<int64_t>(stats.rows * n, 1);
-  int64_t perThread = s.vectorWidth *
-                      powerOfTwoAtMost(std::max<int64_t>(outputs / (s.vectorWidth * kBusyThreads), 1));
-  perThread = std::min<int64_t>(perThread, kMaxColumnsPerThread);
+  // Longer rows hide more latency per thread, so they may widen a little
+  // sooner (fitted on the DLMC sweep of benchmarks/sparse --explore, H100).
+  const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
+  double work = outputs / kBusyThreads;
+  if (stats.known() && stats.meanRowLength > 0)
+    work *= std::pow(stats.meanRowLength / 64.0, 0.25);
+  int64_t perThread = std::min<int64_t>(powerOfTwoAtMost(int64_t(std::max(work, 1.0))),
+                                        kMaxColumnsPerThread);
   // No more columns per thread than one lane of a 4-lane group needs.
-  while (perThread > s.vectorWidth && perThread * 4 > powerOfTwoAtLeast(n))
+  while (perThread > 1 && perThread * 4 > powerOfTwoAtLeast(n))
     perThread /= 2;
+  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), perThread));
   // The tile group: as many lanes as the row's columns need, 4 to 32, so
   // narrow outputs put several rows in one warp (subwarps).
   const int64_t lanes = powerOfTwoAtLeast((n + perThread - 1) / perThread);
   s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, 32));
   s.tileColumns = s.threadsPerTile * int(perThread);
-  s.tilesPerBlock = kThreadsPerBlock / s.threadsPerTile;
+  s.tilesPerBlock = std::max(1, kSpmmThreadsPerBlock / s.threadsPerTile);
   s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
   return s;
 }
@@ -76,10 +85,10 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
 SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                                         bool transposeRhs, int elementBytes) {
   SddmmSchedule s;
-  s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
   s.tilesPerBlock = kThreadsPerBlock / 32;
   if (!transposeRhs) {
-    // Gathering B's columns: one lane per output.
+    // Gathering B's columns: one lane per output, a warp per row.
+    s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
     s.threadsPerNonzero = 1;
     s.vectorWidth = 1;
     s.tileNonzeros = 32;
@@ -136,6 +145,9 @@ std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
     return "tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero";
   if (!transposeRhs)
     return "";
+  if (s.rowOrder != RowOrder::Natural)
+    return "row_order = by_length does not apply to (A · Bᵀ) ⊙ S: its tiles "
+           "split the nonzeros evenly, whatever the rows";
   if (k % s.vectorWidth != 0)
     return "the inner dimension " + std::to_string(k) +
            " is not a multiple of vector_width " + std::to_string(s.vectorWidth);

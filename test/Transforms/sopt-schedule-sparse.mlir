@@ -9,23 +9,24 @@
 // sopt::chooseSddmmSchedule (lib/Runtime/SparseSchedule.cpp) return; the
 // derivations below follow that code. Busy threads = 132 * 1024 = 135168.
 //
-// SpMM: vector_width = the widest of 4, 2, 1 that divides n and fits 16
-// bytes; columns per thread = vector_width * pow2_at_most(max(m * n /
-// (vector_width * 135168), 1)), at most 16, halved while above vector_width
-// and 4x it exceeds pow2_at_least(n); threads_per_tile =
-// clamp(pow2_at_least(ceil(n / columns per thread)), 4, 32); tile_columns =
-// threads_per_tile * columns per thread; tiles_per_block = 128 /
-// threads_per_tile. row_order = by_length only for a known pattern whose
-// longest row is longer than the mean.
+// SpMM: columns per thread = pow2_at_most(max(m * n / 135168 [* (mean row
+// length / 64)^0.25 for a known pattern], 1)), at most 16, halved while above
+// 1 and 4x it exceeds pow2_at_least(n); vector_width = the widest of 4, 2, 1
+// that divides n, fits 16 bytes and the columns per thread;
+// threads_per_tile = clamp(pow2_at_least(ceil(n / columns per thread)), 4,
+// 32); tile_columns = threads_per_tile * columns per thread;
+// tiles_per_block = 64 / threads_per_tile. row_order = by_length only for a
+// known pattern whose longest row is longer than the mean.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 
-// m = 512, n = 256, f32: vector 4; 512 * 256 / (4 * 135168) = 0 -> 4 columns
-// per thread; 64 lanes -> 32; tile 128; 4 tiles per block.
+// m = 512, n = 256, f32: 512 * 256 / 135168 = 0.97 -> 1 column per thread
+// (every thread counts when the output is small), so scalar accesses; 256
+// lanes -> 32; tile 32; 2 tiles per 64-thread block.
 // CHECK-LABEL: func.func @spmm_n256
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x512xf32, #{{.*}}>, tensor<512x256xf32> -> tensor<512x256xf32>
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<512x512xf32, #{{.*}}>, tensor<512x256xf32> -> tensor<512x256xf32>
 // PIPE-LABEL: func.func @spmm_n256
-// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
 func.func @spmm_n256(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>) -> tensor<512x256xf32> {
   %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
   return %y : tensor<512x256xf32>
@@ -33,11 +34,11 @@ func.func @spmm_n256(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>) -> 
 
 // -----
 
-// m = 8192, n = 1024: 8192 * 1024 / (4 * 135168) = 15 -> 4 * 8 = 32 -> 16
-// columns per thread (the most); 64 lanes -> 32; tile 512.
+// m = 8192, n = 1024: 8192 * 1024 / 135168 = 62 -> 32 -> 16 columns per
+// thread (the most), vector 4; 64 lanes -> 32; tile 512.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_n1024
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural>}
 func.func @spmm_n1024(%w: tensor<8192x512xf32, #CSR>, %x: tensor<512x1024xf32>) -> tensor<8192x1024xf32> {
   %y = sopt.spmm %w, %x : tensor<8192x512xf32, #CSR>, tensor<512x1024xf32> -> tensor<8192x1024xf32>
   return %y : tensor<8192x1024xf32>
@@ -48,7 +49,7 @@ func.func @spmm_n1024(%w: tensor<8192x512xf32, #CSR>, %x: tensor<512x1024xf32>) 
 // n = 37 is odd: scalar accesses, 1 column per thread; 37 lanes -> 64 -> 32.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_n37
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
 func.func @spmm_n37(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x37xf32>) -> tensor<512x37xf32> {
   %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x37xf32> -> tensor<512x37xf32>
   return %y : tensor<512x37xf32>
@@ -56,36 +57,36 @@ func.func @spmm_n37(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x37xf32>) -> te
 
 // -----
 
-// n = 64: 4 columns per thread, 16 lanes: two rows per warp (subwarps),
-// 8 tiles per 128-thread block.
+// m = 12288, n = 64: 12288 * 64 / 135168 = 5.8 -> 4 columns per thread,
+// vector 4, 16 lanes: two rows per warp (subwarps), 4 tiles per block.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_n64
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>}
-func.func @spmm_n64(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x64xf32>) -> tensor<512x64xf32> {
-  %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x64xf32> -> tensor<512x64xf32>
-  return %y : tensor<512x64xf32>
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+func.func @spmm_n64(%w: tensor<12288x512xf32, #CSR>, %x: tensor<512x64xf32>) -> tensor<12288x64xf32> {
+  %y = sopt.spmm %w, %x : tensor<12288x512xf32, #CSR>, tensor<512x64xf32> -> tensor<12288x64xf32>
+  return %y : tensor<12288x64xf32>
 }
 
 // -----
 
-// f64: a vector of 4 would be 32 bytes, so 2; 2 columns per thread, 128
-// lanes -> 32, tile 64.
+// f64, m = 8192, n = 256: 8192 * 256 / 135168 = 15.5 -> 8 columns per
+// thread; a vector of 4 would be 32 bytes, so 2; 32 lanes, tile 256.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_f64
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 4, vector_width = 2, row_order = natural>}
-func.func @spmm_f64(%w: tensor<512x512xf64, #CSR>, %x: tensor<512x256xf64>) -> tensor<512x256xf64> {
-  %y = sopt.spmm %w, %x : tensor<512x512xf64, #CSR>, tensor<512x256xf64> -> tensor<512x256xf64>
-  return %y : tensor<512x256xf64>
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 256, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = natural>}
+func.func @spmm_f64(%w: tensor<8192x512xf64, #CSR>, %x: tensor<512x256xf64>) -> tensor<8192x256xf64> {
+  %y = sopt.spmm %w, %x : tensor<8192x512xf64, #CSR>, tensor<512x256xf64> -> tensor<8192x256xf64>
+  return %y : tensor<8192x256xf64>
 }
 
 // -----
 
-// f16, m = 65536, n = 32: vector 4 (8 bytes); 65536 * 32 / (4 * 135168) = 3
-// -> 4 * 2 = 8 columns per thread (8 * 4 = 32 does not exceed 32); 4 lanes;
-// tile 32; 32 tiles per block.
+// f16, m = 65536, n = 32: 65536 * 32 / 135168 = 15.5 -> 8 columns per
+// thread (8 * 4 = 32 does not exceed 32), vector 4 (8 bytes); 4 lanes;
+// tile 32; 16 tiles per block.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_f16_narrow
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 4, tiles_per_block = 32, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 4, tiles_per_block = 16, vector_width = 4, row_order = natural>}
 func.func @spmm_f16_narrow(%w: tensor<65536x64xf16, #CSR>, %x: tensor<64x32xf16>) -> tensor<65536x32xf16> {
   %y = sopt.spmm %w, %x : tensor<65536x64xf16, #CSR>, tensor<64x32xf16> -> tensor<65536x32xf16>
   return %y : tensor<65536x32xf16>
@@ -153,11 +154,11 @@ func.func @sddmm_gather(%a: tensor<512x64xf32>, %b: tensor<64x512xf32>, %s: tens
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @kept
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length>}
-// CHECK: sopt.sddmm %arg2, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = by_length>}
+// CHECK: sopt.sddmm %arg2, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = natural>}
 func.func @kept(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>, %a: tensor<512x256xf32>) -> (tensor<512x256xf32>, tensor<512x512xf32, #CSR>) {
   %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length>}
       : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
-  %d = sopt.sddmm %a, %a, %w transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = by_length>}
+  %d = sopt.sddmm %a, %a, %w transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 2, row_order = natural>}
       : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %y, %d : tensor<512x256xf32>, tensor<512x512xf32, #CSR>
 }
@@ -166,14 +167,15 @@ func.func @kept(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>, %a: tens
 
 // A pattern known ahead of time whose rows differ in length (8 x 16, rows of
 // 5, 0, 1, 2, 1, 1, 1, 1 nonzeros: longest 5 > mean 1.5): longest rows
-// first. The other fields depend on the shape alone. The same file serves
+// first for the SpMM (the SDDMM tiles split nonzeros evenly and need no row
+// order). The other fields depend on the shape alone. The same file serves
 // both products (it is read once).
 // SpMM, m = 8, n = 256: as @spmm_n256. SDDMM, k = 64: vector 4;
 // min(pow2_at_least(2), 32, 16) = 2 lanes per output; 2 * 32 / 2 = 32.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @pattern_skewed
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
-// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = by_length>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = natural>}
 func.func @pattern_skewed(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                           %x: tensor<16x256xf32>, %a: tensor<8x64xf32>, %b: tensor<16x64xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
@@ -183,7 +185,7 @@ func.func @pattern_skewed(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "I
 
 // The same file on another function's argument.
 // CHECK-LABEL: func.func @pattern_skewed_again
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = by_length>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = by_length>}
 func.func @pattern_skewed_again(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                                 %x: tensor<16x256xf32>) -> tensor<8x256xf32> {
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
@@ -195,7 +197,7 @@ func.func @pattern_skewed_again(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_patter
 // Every row of this Matrix Market pattern has 2 nonzeros: natural order.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @pattern_uniform
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
 // CHECK: sopt.sddmm %arg2, %arg3, %arg0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = natural>}
 func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-uniform-rows.mtx"},
                            %x: tensor<16x256xf32>, %a: tensor<8x32xf32>, %b: tensor<32x16xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {

@@ -60,11 +60,11 @@ cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
   constexpr int kGroups = 32 / Threads;
   if constexpr (Vector * sizeof(T) <= 16 && Vector * Vectors <= kMaxSddmmElementsPerLane) {
     if (s.tileNonzeros == kGroups)
-      return launchSddmm<T, Threads, Vector, Vectors, kGroups>(p, lhs, rhs, k, out, rowOrder,
+      return launchSddmm<T, Threads, Vector, Vectors, kGroups>(p, lhs, rhs, k, out,
                                                                s.tilesPerBlock, stream);
     if (s.tileNonzeros == 2 * kGroups)
       return launchSddmm<T, Threads, Vector, Vectors, 2 * kGroups>(
-          p, lhs, rhs, k, out, rowOrder, s.tilesPerBlock, stream);
+          p, lhs, rhs, k, out, s.tilesPerBlock, stream);
   }
   return cudaErrorInvalidValue;
 }

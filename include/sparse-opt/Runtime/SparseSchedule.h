@@ -62,12 +62,14 @@ struct SpmmSchedule {
 /// SDDMM `D = (A · Bᵀ) ⊙ S` (A[m, k], B[n, k]) or `(A · B) ⊙ S` (B[k, n]),
 /// S in CSR; D has S's pattern.
 ///
-/// Each row of S is cut into 1-D tiles of `tileNonzeros` consecutive
-/// nonzeros, one tile per warp and `tilesPerBlock` warps per block.
-/// `threadsPerNonzero` lanes share one output: each holds a slice of A's row
-/// in registers, loads the matching slice of B's row `vectorWidth` elements
-/// at a time, and the partial dot products meet through warp shuffles.
-/// (With B not transposed, B's columns are gathered: one lane per output.)
+/// The nonzeros of S are cut into 1-D tiles of `tileNonzeros` consecutive
+/// entries (across row ends, so the split is even), one tile per warp and
+/// `tilesPerBlock` warps per block. `threadsPerNonzero` lanes share one
+/// output: each holds a slice of A's row in registers, loads the matching
+/// slice of B's row `vectorWidth` elements at a time, and the partial dot
+/// products meet through warp shuffles; `rowOrder` must be Natural. With B
+/// not transposed, B's columns are gathered: one lane per output, one warp
+/// per row, rows in `rowOrder`.
 struct SddmmSchedule {
   int tileNonzeros = 32;
   int threadsPerNonzero = 8;

@@ -151,12 +151,12 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   std::string element = *storageType(type.getElementType());
 
   SparseLaunchText text;
-  std::string order;
-  if (failed(emitRowOrder(op, op.getPattern(), s.rowOrder, tablePrefix, pattern, text,
-                          order)))
-    return failure();
   std::string matrix = csrMatrix(element, type, pattern);
   if (!op.getTransposeRhs()) {
+    std::string order;
+    if (failed(emitRowOrder(op, op.getPattern(), s.rowOrder, tablePrefix, pattern, text,
+                            order)))
+      return failure();
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · B) ⊙ S, S {0}x{1}, k = {2}: one lane per nonzero, "
         "columns of B gathered, {3} warps per block, {4}\n",
@@ -171,14 +171,14 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
   text.body += llvm::formatv(
-      "    // sopt.sddmm (A · Bᵀ) ⊙ S, S {0}x{1}, k = {2}: tiles of {3} nonzeros, {4} "
-      "lanes per nonzero, vectors of {5}, {6} warps per block, {7}\n",
+      "    // sopt.sddmm (A · Bᵀ) ⊙ S, S {0}x{1}, k = {2}: tiles of {3} consecutive "
+      "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block\n",
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
-      s.vectorWidth, s.tilesPerBlock, rowOrderName(s.rowOrder));
+      s.vectorWidth, s.tilesPerBlock);
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
-      "{10}, {11}, stream)));\n",
+      "{10}, stream)));\n",
       element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, s.tileNonzeros, matrix,
-      lhs, rhs, k, out, order, s.tilesPerBlock);
+      lhs, rhs, k, out, s.tilesPerBlock);
   return text;
 }

@@ -1,7 +1,7 @@
 // The project's SDDMM kernels (Sddmm.cuh) against a float64 reference:
 // (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16 storage, the awkward
 // patterns under the compiler's schedule and hand-picked ones (every lane
-// count per output, one and two outputs per group, both row orders), inner
+// count per output, one and two outputs per group), inner
 // dimensions that are odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
@@ -87,7 +87,6 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
         ::sopt::SddmmSchedule s;
         s.threadsPerNonzero = threads, s.tileNonzeros = rounds * (32 / threads);
         s.vectorWidth = vector, s.tilesPerBlock = 1 + threads % 3;
-        s.rowOrder = rounds == 2 ? ::sopt::RowOrder::ByLength : ::sopt::RowOrder::Natural;
         if (::sopt::checkSddmmSchedule(s, k, true, bytes).empty())
           out.push_back(s);
       }

@@ -7,7 +7,7 @@
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 
-// SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 4, tiles_per_block = 32, vector_width = 4, row_order = by_length>
+// SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = by_length>
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = natural>
 // SUMMARY: attention_sddmm0: sopt.sddmm
@@ -36,7 +36,7 @@
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // One launch writes the region's result; the product is never stored.
 // CHECK-NOT: cudaMallocAsync
-// CHECK: sopt::launchSpmm<float, 4, 4, 4>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear_row_order{{[0-9]+}}, 32, stream, linear_epilogue1{arg2})
+// CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear_row_order{{[0-9]+}}, 4, stream, linear_epilogue1{arg2})
 // CHECK-NOT: <<<
 func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"},
                   %x: tensor<6x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
@@ -49,7 +49,7 @@ func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tin
 
 // A CSR result is the pattern's values: the caller passes a buffer of nnz.
 // CHECK: extern "C" cudaError_t scores(const float *arg0, const float *arg1, const int32_t *arg2_positions, const int32_t *arg2_coordinates, const float *arg2_values, int64_t arg2_nnz, float *result0_values, cudaStream_t stream)
-// CHECK: sopt::launchSddmm<float, 2, 4, 8, 32>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, nullptr, 4, stream)
+// CHECK: sopt::launchSddmm<float, 2, 4, 8, 32>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
 func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs : tensor<64x64xf32>, tensor<48x64xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
   return %d : tensor<64x48xf32, #CSR>
@@ -59,7 +59,7 @@ func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48
 // elements; the SpMM reads them with the pattern's positions and coordinates.
 // CHECK: extern "C" cudaError_t attention(
 // CHECK: SOPT_TRY(cudaMallocAsync(&[[P:t[0-9]+]], std::max<int64_t>(arg3_nnz, 1) * sizeof(float), stream));
-// CHECK: sopt::launchSddmm<float, {{.*}}, arg0, arg1, 64, [[P]], nullptr
+// CHECK: sopt::launchSddmm<float, {{.*}}, arg0, arg1, 64, [[P]], 4, stream
 // CHECK: sopt::launchSpmm<float, {{.*}}>(sopt::CsrMatrix<float>{64, 48, arg3_nnz, arg3_positions, arg3_coordinates, [[P]]}, arg2, 32, result0,
 // CHECK: cudaFreeAsync([[P]], stream);
 func.func @attention(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %v: tensor<48x32xf32>,
