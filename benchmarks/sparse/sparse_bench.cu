@@ -2260,12 +2260,7 @@ int main(int argc, char **argv) {
         m.rows = csr.rows;
         m.cols = csr.cols;
         m.nnz = csr.nnz;
-        m.stats.rows = csr.rows;
-        m.stats.cols = csr.cols;
-        m.stats.nnz = csr.nnz;
-        m.stats.meanRowLength = record.stats.mean_length;
-        m.stats.stddevRowLength = record.stats.stddev_length;
-        m.stats.maxRowLength = record.stats.max_length;
+        m.stats = sopt::sparsityStats(csr.positions, csr.rows, csr.cols);
         // The row order (longest rows first) is prepared once per pattern
         // on the host, as generated code does; not timed.
         std::vector<int32_t> order(csr.rows);

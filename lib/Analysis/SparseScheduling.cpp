@@ -5,7 +5,6 @@
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
-#include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -46,14 +45,7 @@ LogicalResult readPatternStats(llvm::StringRef path,
     error = message;
     return failure();
   }
-  sopt_row_stats rowStats = sopt_csr_row_stats(csr.positions, csr.rows);
-  stats = ::sopt::SparsityStats();
-  stats.rows = csr.rows;
-  stats.cols = csr.cols;
-  stats.nnz = csr.nnz;
-  stats.meanRowLength = rowStats.mean_length;
-  stats.stddevRowLength = rowStats.stddev_length;
-  stats.maxRowLength = rowStats.max_length;
+  stats = ::sopt::sparsityStats(csr.positions, csr.rows, csr.cols);
   sopt_csr_free(&csr);
   return success();
 }

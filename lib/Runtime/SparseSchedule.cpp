@@ -1,6 +1,7 @@
 //===- SparseSchedule.cpp - choosing SpMM and SDDMM tile schedules ---------===//
 
 #include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/RowOrder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,6 +55,18 @@ bool rowsDiffer(const SparsityStats &stats) {
 }
 
 } // namespace
+
+SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_t cols) {
+  const sopt_row_stats rowStats = sopt_csr_row_stats(positions, rows);
+  SparsityStats stats;
+  stats.rows = rows;
+  stats.cols = cols;
+  stats.nnz = rowStats.nnz;
+  stats.meanRowLength = rowStats.mean_length;
+  stats.stddevRowLength = rowStats.stddev_length;
+  stats.maxRowLength = rowStats.max_length;
+  return stats;
+}
 
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {

@@ -55,8 +55,7 @@ cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const 
 
 template <typename T, int Threads, int Vector, int Vectors>
 cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                             const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                             cudaStream_t stream) {
+                             const T *rhs, int64_t k, T *out, cudaStream_t stream) {
   constexpr int kGroups = 32 / Threads;
   if constexpr (Vector * sizeof(T) <= 16 && Vector * Vectors <= kMaxSddmmElementsPerLane) {
     if (s.tileNonzeros == kGroups)
@@ -71,28 +70,26 @@ cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 
 template <typename T, int Threads, int Vector>
 cudaError_t sddmmWithVector(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                            const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                            cudaStream_t stream) {
+                            const T *rhs, int64_t k, T *out, cudaStream_t stream) {
   // The fewest vectors per lane (a power of two) that cover k.
   const int64_t needed = (k + int64_t(Threads) * Vector - 1) / (int64_t(Threads) * Vector);
-  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, stream);
   return cudaErrorInvalidValue;
 }
 
 template <typename T, int Threads>
 cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                             const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                             cudaStream_t stream) {
+                             const T *rhs, int64_t k, T *out, cudaStream_t stream) {
   switch (s.vectorWidth) {
-  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, rowOrder, stream);
-  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, rowOrder, stream);
+  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, stream);
+  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, stream);
+  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -119,23 +116,25 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 }
 
 /// D = (A · Bᵀ) ⊙ S (transposeRhs, B[n, k]) or (A · B) ⊙ S (B[k, n]) under
-/// schedule `s`; D's values are written to `out` (nnz of them).
+/// schedule `s`; D's values are written to `out` (nnz of them). `rowOrder`
+/// serves the (A · B) form with a ByLength schedule.
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
                      const int32_t *rowOrder, cudaStream_t stream) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
-  const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
-  if (!transposeRhs)
-    return launchSddmmGather(pattern, lhs, rhs, k, out, order, s.tilesPerBlock, stream);
+  if (!transposeRhs) // a warp per row; (A · Bᵀ) ⊙ S tiles need no row order
+    return launchSddmmGather(pattern, lhs, rhs, k, out,
+                             s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr,
+                             s.tilesPerBlock, stream);
   switch (s.threadsPerNonzero) {
-  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, order, stream);
-  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, order, stream);
-  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, order, stream);
-  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, order, stream);
-  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, order, stream);
-  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, order, stream);
+  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, stream);
+  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, stream);
+  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, stream);
+  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, stream);
+  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, stream);
+  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -78,6 +78,10 @@ struct SddmmSchedule {
   RowOrder rowOrder = RowOrder::Natural;
 };
 
+/// Everything a CSR pattern tells the heuristics: its shape, nnz and
+/// row-length statistics (positions[0..rows] delimit the rows).
+SparsityStats sparsityStats(const int32_t *positions, int64_t rows, int64_t cols);
+
 /// The limits every schedule keeps (the kernels' template instances).
 constexpr int kMaxColumnsPerThread = 16;
 /// Blocks of at most 256 threads leave each thread up to 255 registers

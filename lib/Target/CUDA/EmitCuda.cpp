@@ -72,15 +72,15 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     WalkResult walk = fn.walk([&](Operation *op) {
       if (isa<MatmulOp>(op))
         usesCublas = true;
-      if (auto spmm = dyn_cast<SpmmOp>(op)) {
-        (spmm.getScheduleAttr() ? usesSparseKernels : usesCusparse) = true;
-      }
       if (isa<SpmvOp>(op))
         usesCusparse = true;
-      if (isa<SddmmOp>(op))
-        usesSparseKernels = true;
       if (isa<SpmmOp, SddmmOp>(op)) {
-        if (auto schedule = op->getAttr("schedule")) {
+        auto spmm = dyn_cast<SpmmOp>(op);
+        Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())
+                                  : Attribute(cast<SddmmOp>(op).getScheduleAttr());
+        // An unscheduled SpMM goes to cuSPARSE; SDDMM has only our kernels.
+        (spmm && !schedule ? usesCusparse : usesSparseKernels) = true;
+        if (schedule) {
           std::string line;
           llvm::raw_string_ostream os(line);
           os << fn.getName() << "_" << op->getName().stripDialect() << index++ << ": "

@@ -26,33 +26,6 @@ template <typename T> struct Sparse {
   int64_t nnz() const { return pattern.nnz(); }
 };
 
-/// A · B (A sparse) in double.
-std::vector<double> spmm(const Pattern &p, const std::vector<double> &values,
-                         const std::vector<double> &b, int64_t n) {
-  std::vector<double> c(size_t(p.rows) * n, 0.0);
-  for (int64_t r = 0; r < p.rows; ++r)
-    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
-      for (int64_t j = 0; j < n; ++j)
-        c[r * n + j] += values[e] * b[size_t(p.coordinates[e]) * n + j];
-  return c;
-}
-
-/// (A · Bᵀ) ⊙ S or (A · B) ⊙ S at S's nonzeros, in double.
-std::vector<double> sddmm(const Pattern &p, const std::vector<double> &s,
-                          const std::vector<double> &a, const std::vector<double> &b,
-                          int64_t k, bool transposeRhs) {
-  std::vector<double> d(p.coordinates.size());
-  for (int64_t r = 0; r < p.rows; ++r)
-    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
-      double dot = 0;
-      for (int64_t i = 0; i < k; ++i)
-        dot += a[r * k + i] * (transposeRhs ? b[p.coordinates[e] * k + i]
-                                            : b[i * p.cols + p.coordinates[e]]);
-      d[e] = dot * s[e];
-    }
-  return d;
-}
-
 void prunedLinear(Report &report, const std::string &patternFile) {
   Sparse<float> w(readPattern(patternFile));
   const int64_t m = 300, k = 257, n = 100;
@@ -62,7 +35,7 @@ void prunedLinear(Report &report, const std::string &patternFile) {
   launch(pruned_linear, w.csr.positions.device, w.csr.coordinates.device,
          w.csr.values.device, w.nnz(), x.device, b.device, res.device, y.device);
   y.download();
-  std::vector<double> ref = spmm(w.pattern, w.csr.values.values, x.values, n);
+  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, n);
   for (int64_t r = 0; r < m; ++r)
     for (int64_t j = 0; j < n; ++j)
       ref[r * n + j] = reference::gelu(ref[r * n + j] + b.values[r]) + res.values[r * n + j];
@@ -89,7 +62,7 @@ void prunedReluBf16(Report &report) {
     launch(pruned_relu_bf16, w.csr.positions.device, w.csr.coordinates.device,
            w.csr.values.device, w.nnz(), x.device, y.device);
     y.download();
-    std::vector<double> ref = spmm(w.pattern, w.csr.values.values, x.values, 37);
+    std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, 37);
     for (double &v : ref)
       v = std::max(v * 0.5, 0.0);
     report.check("pruned_relu_bf16 1000x999 n=37 density=" + std::to_string(density),
@@ -106,7 +79,7 @@ void scores(Report &report, const std::string &patternFile) {
          s.csr.values.device, s.nnz(), d.device);
   d.download();
   report.check("scores (A*B^T)*S 300x257 k=64 f32 by_length",
-               relativeError(d.values, sddmm(s.pattern, s.csr.values.values, q.values,
+               relativeError(d.values, sddmmReference(s.pattern, s.csr.values.values, q.values,
                                              k.values, 64, true)),
                tolerance<float>());
 }
@@ -120,7 +93,7 @@ void sampledF16(Report &report) {
          s.csr.values.device, s.nnz(), d.device);
   d.download();
   report.check("sampled_f16 (A*B)*S 1000x999 k=33",
-               relativeError(d.values, sddmm(s.pattern, s.csr.values.values, a.values,
+               relativeError(d.values, sddmmReference(s.pattern, s.csr.values.values, a.values,
                                              b.values, 33, false)),
                tolerance<__half>());
 }
@@ -134,9 +107,9 @@ void sparseAttention(Report &report) {
          s.csr.coordinates.device, s.csr.values.device, s.nnz(), o.device);
   o.download();
   const std::vector<double> p =
-      sddmm(s.pattern, s.csr.values.values, q.values, k.values, 64, true);
+      sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 64, true);
   report.check("sparse_attention sddmm->spmm 300x257 d=64 f32",
-               relativeError(o.values, spmm(s.pattern, p, v.values, 64)),
+               relativeError(o.values, spmmReference(s.pattern, p, v.values, 64)),
                tolerance<float>());
 }
 

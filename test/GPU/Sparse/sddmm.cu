@@ -24,23 +24,6 @@ using namespace harness;
 
 namespace {
 
-/// D at S's nonzeros, in double: S · (A · Bᵀ) (B[n, k]) or S · (A · B)
-/// (B[k, n]).
-std::vector<double> reference(const Pattern &p, const std::vector<double> &s,
-                              const std::vector<double> &a, const std::vector<double> &b,
-                              int64_t k, bool transposeRhs) {
-  std::vector<double> d(p.coordinates.size());
-  for (int64_t r = 0; r < p.rows; ++r)
-    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
-      const int64_t c = p.coordinates[e];
-      double dot = 0;
-      for (int64_t i = 0; i < k; ++i)
-        dot += a[r * k + i] * (transposeRhs ? b[c * k + i] : b[i * p.cols + c]);
-      d[e] = dot * s[e];
-    }
-  return d;
-}
-
 std::string describe(const ::sopt::SddmmSchedule &s) {
   return "tile=" + std::to_string(s.tileNonzeros) + "/" + std::to_string(s.threadsPerNonzero) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
@@ -55,7 +38,7 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
   a.randomize(-1, 1);
   b.randomize(-1, 1);
   const std::vector<double> ref =
-      reference(p, s.values.values, a.values, b.values, k, transposeRhs);
+      sddmmReference(p, s.values.values, a.values, b.values, k, transposeRhs);
   for (const ::sopt::SddmmSchedule &schedule : schedules) {
     const std::string name = p.name + " k=" + std::to_string(k) +
                              (transposeRhs ? " A*B^T " : " A*B ") + typeName<T>() + " " +
@@ -93,8 +76,17 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
   return out;
 }
 
-template <typename T> void checkAll(Report &report, const std::vector<Pattern> &cases) {
+/// The awkward patterns with several inner sizes, both forms and
+/// hand-picked schedules, or (`dlmc`) the DLMC matrices, (A · Bᵀ) ⊙ S under
+/// the compiler's schedule.
+template <typename T>
+void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   for (const Pattern &p : cases) {
+    if (dlmc) {
+      const int64_t k = dlmcDenseSize<T>();
+      check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), false));
+      continue;
+    }
     for (int64_t k : {1, 33, 64, 256})
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), k == 64 || k == 33));
     check<T>(report, p, 19, false, schedulesFor(p, 19, false, sizeof(T), false));
@@ -105,36 +97,18 @@ template <typename T> void checkAll(Report &report, const std::vector<Pattern> &
 
 int main(int argc, char **argv) {
   Report report;
-  if (argc > 1) {
-    std::vector<std::string> files;
-    findMatrices(argv[1], files);
-    if (files.empty()) {
-      std::printf("no .smtx/.mtx files under %s FAIL\n", argv[1]);
-      return 1;
-    }
-    for (const std::string &file : files) {
-      const Pattern p = readPattern(file);
+  std::vector<Pattern> cases;
+  if (!testPatterns(argc, argv, cases))
+    return 1;
+  const bool dlmc = argc > 1;
 #if TEST_F32
-      check<float>(report, p, 64, true, schedulesFor(p, 64, true, 4, false));
+  checkAll<float>(report, cases, dlmc);
 #endif
 #if TEST_F16
-      check<__half>(report, p, 128, true, schedulesFor(p, 128, true, 2, false));
+  checkAll<__half>(report, cases, dlmc);
 #endif
 #if TEST_BF16
-      check<__nv_bfloat16>(report, p, 96, true, schedulesFor(p, 96, true, 2, false));
-#endif
-    }
-    return report.exitCode();
-  }
-  const std::vector<Pattern> cases = awkwardPatterns();
-#if TEST_F32
-  checkAll<float>(report, cases);
-#endif
-#if TEST_F16
-  checkAll<__half>(report, cases);
-#endif
-#if TEST_BF16
-  checkAll<__nv_bfloat16>(report, cases);
+  checkAll<__nv_bfloat16>(report, cases, dlmc);
 #endif
   return report.exitCode();
 }

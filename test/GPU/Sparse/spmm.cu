@@ -22,17 +22,6 @@ using namespace harness;
 
 namespace {
 
-/// C[m, n] = A · B in double, from the values the device sees.
-std::vector<double> reference(const Pattern &p, const std::vector<double> &values,
-                              const std::vector<double> &b, int64_t n) {
-  std::vector<double> c(size_t(p.rows) * n, 0.0);
-  for (int64_t r = 0; r < p.rows; ++r)
-    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
-      for (int64_t j = 0; j < n; ++j)
-        c[r * n + j] += values[e] * b[size_t(p.coordinates[e]) * n + j];
-  return c;
-}
-
 std::string describe(const ::sopt::SpmmSchedule &s) {
   return "tile=" + std::to_string(s.tileColumns) + "/" + std::to_string(s.threadsPerTile) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
@@ -45,7 +34,7 @@ void check(Report &report, const Pattern &p, int64_t n,
   DeviceCsr<T> a(p);
   Tensor<T> b(size_t(p.cols) * n), c(size_t(p.rows) * n);
   b.randomize(-1, 1);
-  const std::vector<double> ref = reference(p, a.values.values, b.values, n);
+  const std::vector<double> ref = spmmReference(p, a.values.values, b.values, n);
   for (const ::sopt::SpmmSchedule &s : schedules) {
     const std::string name = p.name + " n=" + std::to_string(n) + " " + typeName<T>() +
                              " " + describe(s);
@@ -83,46 +72,37 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
   return out;
 }
 
-template <typename T> void checkAll(Report &report, const std::vector<Pattern> &cases) {
-  for (const Pattern &p : cases)
+/// The awkward patterns with several widths and hand-picked schedules, or
+/// (`dlmc`) the DLMC matrices under the compiler's schedule.
+template <typename T>
+void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
+  for (const Pattern &p : cases) {
+    if (dlmc) {
+      const int64_t n = dlmcDenseSize<T>();
+      check<T>(report, p, n, schedulesFor(p, n, sizeof(T), false));
+      continue;
+    }
     for (int64_t n : {1, 37, 64, 260})
       check<T>(report, p, n, schedulesFor(p, n, sizeof(T), /*handPicked=*/n == 64 || n == 260));
+  }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
   Report report;
-  if (argc > 1) {
-    std::vector<std::string> files;
-    findMatrices(argv[1], files);
-    if (files.empty()) {
-      std::printf("no .smtx/.mtx files under %s FAIL\n", argv[1]);
-      return 1;
-    }
-    for (const std::string &file : files) {
-      const Pattern p = readPattern(file);
+  std::vector<Pattern> cases;
+  if (!testPatterns(argc, argv, cases))
+    return 1;
+  const bool dlmc = argc > 1;
 #if TEST_F32
-      check<float>(report, p, 64, schedulesFor(p, 64, 4, false));
+  checkAll<float>(report, cases, dlmc);
 #endif
 #if TEST_F16
-      check<__half>(report, p, 128, schedulesFor(p, 128, 2, false));
+  checkAll<__half>(report, cases, dlmc);
 #endif
 #if TEST_BF16
-      check<__nv_bfloat16>(report, p, 96, schedulesFor(p, 96, 2, false));
-#endif
-    }
-    return report.exitCode();
-  }
-  const std::vector<Pattern> cases = awkwardPatterns();
-#if TEST_F32
-  checkAll<float>(report, cases);
-#endif
-#if TEST_F16
-  checkAll<__half>(report, cases);
-#endif
-#if TEST_BF16
-  checkAll<__nv_bfloat16>(report, cases);
+  checkAll<__nv_bfloat16>(report, cases, dlmc);
 #endif
   return report.exitCode();
 }

@@ -31,12 +31,7 @@ struct Pattern {
 
   int64_t nnz() const { return int64_t(coordinates.size()); }
   ::sopt::SparsityStats stats() const {
-    const sopt_row_stats s = sopt_csr_row_stats(positions.data(), rows);
-    ::sopt::SparsityStats out;
-    out.rows = rows, out.cols = cols, out.nnz = s.nnz;
-    out.meanRowLength = s.mean_length, out.stddevRowLength = s.stddev_length;
-    out.maxRowLength = s.max_length;
-    return out;
+    return ::sopt::sparsityStats(positions.data(), rows, cols);
   }
 };
 
@@ -145,6 +140,62 @@ private:
                           cudaMemcpyHostToDevice));
   }
 };
+
+/// C[m, n] = A · B in double, A with the pattern `p` and `values`, B
+/// row-major [k, n].
+inline std::vector<double> spmmReference(const Pattern &p, const std::vector<double> &values,
+                                         const std::vector<double> &b, int64_t n) {
+  std::vector<double> c(size_t(p.rows) * n, 0.0);
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
+      for (int64_t j = 0; j < n; ++j)
+        c[r * n + j] += values[e] * b[size_t(p.coordinates[e]) * n + j];
+  return c;
+}
+
+/// D at S's nonzeros in double: (A · Bᵀ) ⊙ S (B[n, k]) or (A · B) ⊙ S
+/// (B[k, n]); `s` holds S's values.
+inline std::vector<double> sddmmReference(const Pattern &p, const std::vector<double> &s,
+                                          const std::vector<double> &a,
+                                          const std::vector<double> &b, int64_t k,
+                                          bool transposeRhs) {
+  std::vector<double> d(p.coordinates.size());
+  for (int64_t r = 0; r < p.rows; ++r)
+    for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
+      const int64_t c = p.coordinates[e];
+      double dot = 0;
+      for (int64_t i = 0; i < k; ++i)
+        dot += a[r * k + i] * (transposeRhs ? b[c * k + i] : b[i * p.cols + c]);
+      d[e] = dot * s[e];
+    }
+  return d;
+}
+
+/// The patterns a sparse kernel test checks: every .smtx/.mtx under the
+/// directory `argv[1]` when one is given (the DLMC matrices), else the
+/// awkward ones. False (after a FAIL line) when the directory has none.
+inline bool testPatterns(int argc, char **argv, std::vector<Pattern> &out) {
+  if (argc < 2) {
+    out = awkwardPatterns();
+    return true;
+  }
+  std::vector<std::string> files;
+  findMatrices(argv[1], files);
+  if (files.empty()) {
+    std::printf("no .smtx/.mtx files under %s FAIL\n", argv[1]);
+    return false;
+  }
+  for (const std::string &file : files)
+    out.push_back(readPattern(file));
+  return true;
+}
+
+/// The dense side (n of an SpMM, k of an SDDMM) each DLMC matrix is checked
+/// with: a different width per type, under the compiler's schedule.
+template <typename T> int64_t dlmcDenseSize();
+template <> inline int64_t dlmcDenseSize<float>() { return 64; }
+template <> inline int64_t dlmcDenseSize<__half>() { return 128; }
+template <> inline int64_t dlmcDenseSize<__nv_bfloat16>() { return 96; }
 
 template <typename T> const char *typeName();
 template <> inline const char *typeName<float>() { return "f32"; }
