@@ -864,13 +864,17 @@ std::string toJson(const SpmmSchedule &s) {
 }
 
 std::string describe(const SddmmSchedule &s) {
+  if (s.tiling == sopt::SddmmTiling::DenseBlocks)
+    return "dense_blocks";
   return "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
          std::to_string(s.tileNonzeros) + "/vw" + std::to_string(s.vectorWidth) + "/tpb" +
          std::to_string(s.tilesPerBlock) + "/" + orderName(s.rowOrder);
 }
 
 std::string toJson(const SddmmSchedule &s) {
-  return "{\"threads_per_nonzero\": " + std::to_string(s.threadsPerNonzero) +
+  if (s.tiling == sopt::SddmmTiling::DenseBlocks)
+    return "{\"tiling\": \"dense_blocks\"}";
+  return "{\"tiling\": \"nonzeros\", \"threads_per_nonzero\": " + std::to_string(s.threadsPerNonzero) +
          ", \"tile_nonzeros\": " + std::to_string(s.tileNonzeros) +
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
@@ -901,9 +905,13 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes) {
 
 /// The grid for SDDMM (B transposed): 1..32 lanes per output, tiles of one
 /// or two outputs per lane group, vectors of 1, 2 or 4, 2/4/8 warps per
-/// block, either row order; those checkSddmmSchedule accepts.
+/// block, either row order; those checkSddmmSchedule accepts; and the dense
+/// tensor-core blocks.
 std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
   std::vector<SddmmSchedule> grid;
+  SddmmSchedule blocks;
+  blocks.tiling = sopt::SddmmTiling::DenseBlocks;
+  grid.push_back(blocks);
   for (int threads : {1, 2, 4, 8, 16, 32})
     for (int outputs : {1, 2})
       for (int vector : {1, 2, 4})
@@ -927,6 +935,10 @@ bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
          a.rowOrder == b.rowOrder;
 }
 bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
+  if (a.tiling != b.tiling)
+    return false;
+  if (a.tiling == sopt::SddmmTiling::DenseBlocks)
+    return true;
   return a.tileNonzeros == b.tileNonzeros && a.threadsPerNonzero == b.threadsPerNonzero &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
          a.rowOrder == b.rowOrder;

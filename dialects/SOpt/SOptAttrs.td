@@ -93,6 +93,22 @@ def SOpt_RowOrder : I32EnumAttr<"RowOrder",
   let genSpecializedAttr = 0;
 }
 
+def SOpt_SddmmTiling : I32EnumAttr<"SddmmTiling",
+    "how an SDDMM kernel divides its work", [
+    // 1-D tiles of consecutive nonzeros: one dot product per output.
+    I32EnumAttrCase<"Nonzeros", 0, "nonzeros">,
+    // Dense 64 x 64 blocks of A · Bᵀ on tensor cores, sampled at S's entries.
+    I32EnumAttrCase<"DenseBlocks", 1, "dense_blocks">
+  ]> {
+  let cppNamespace = "::mlir::sopt";
+  let genSpecializedAttr = 0;
+}
+
+/// `tiling` may be left out: tiles of nonzeros.
+def SOpt_SddmmTilingParameter : EnumParameter<SOpt_SddmmTiling> {
+  let defaultValue = "::mlir::sopt::SddmmTiling::Nonzeros";
+}
+
 def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
   let mnemonic = "spmm_schedule";
   let summary = "tile schedule of a CSR × dense SpMM kernel";
@@ -155,14 +171,24 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     - `vector_width`: elements of `B`'s row per load (1, 2 or 4, at most 16
       bytes); with `transpose_rhs`, `k` must be a multiple of it.
     - `row_order`: `natural` or `by_length` (longest rows of `S` first).
+    - `tiling` (optional, default `nonzeros`): `dense_blocks` computes whole
+      64 x 64 blocks of `A · Bᵀ` on tensor cores (f32 through three TF32
+      products per product) and keeps the entries `S` samples, skipping
+      blocks without entries: faster than a dot product per nonzero when
+      `S` is dense enough. Only with `transpose_rhs`, f32/f16/bf16,
+      `row_order = natural`; the other fields do not apply.
 
     ```mlir
     #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8,
                          tiles_per_block = 4, vector_width = 4,
                          row_order = natural>
+    #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32,
+                         threads_per_nonzero = 8, tiles_per_block = 4,
+                         vector_width = 4, row_order = natural>
     ```
   }];
   let parameters = (ins
+    SOpt_SddmmTilingParameter:$tiling,
     AttrParameter<"int", "consecutive nonzeros of a row per tile (one warp)">:$tile_nonzeros,
     AttrParameter<"int", "lanes per output (a power of two up to 32)">:$threads_per_nonzero,
     AttrParameter<"int", "warps per block (1 to 8)">:$tiles_per_block,

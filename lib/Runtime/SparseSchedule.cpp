@@ -40,6 +40,14 @@ int widestVector(int64_t extent, int elementBytes) {
 /// each thread keeps in flight.
 constexpr int64_t kBusyThreads = 132 * 1024;
 
+/// When SDDMM uses dense blocks: from a density and an amount of work
+/// (nnz * k) on, 16-bit and f32 elements (fitted on the DLMC sweep of
+/// benchmarks/sparse --explore, H100: below them the blocks' fixed cost of
+/// ~5 us or the three TF32 products per f32 product outweigh the reads of
+/// B's rows they save).
+constexpr double kDenseBlocksDensity16 = 0.04, kDenseBlocksWork16 = 1.2e7;
+constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
+
 /// Threads of an SDDMM block: four warps, small enough that the tail of a
 /// launch leaves few SMs idle.
 constexpr int kThreadsPerBlock = 128;
@@ -47,6 +55,25 @@ constexpr int kThreadsPerBlock = 128;
 /// Threads of an SpMM block: two warps did best on the DLMC sweep (small
 /// blocks spread the rows of small matrices over more SMs).
 constexpr int kSpmmThreadsPerBlock = 64;
+
+/// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
+constexpr int64_t kBusySddmmWarps = 16 * 132;
+
+/// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
+/// nonzero: computing every product of a 64 x 64 block costs less than
+/// reading a row of B per output once the pattern is dense enough and the
+/// product large enough. A pattern not known is assumed too sparse.
+bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
+  if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
+    return false;
+  const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+  const double work = double(stats.nnz) * double(k);
+  if (elementBytes == 2)
+    return density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16;
+  if (elementBytes == 4)
+    return density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32;
+  return false;
+}
 
 /// Whether visiting the longest rows first is worth preparing: a known
 /// pattern whose rows differ in length.
@@ -107,12 +134,25 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     s.tileNonzeros = 32;
     return s;
   }
+  // Dense blocks when they are faster, and when k is too long for a warp
+  // per output to hold A's slice in registers (they take any k).
+  const bool blocksApply = elementBytes == 2 || elementBytes == 4;
+  if (blocksApply && (prefersDenseBlocks(stats, k, elementBytes) ||
+                      (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
+    s.tiling = SddmmTiling::DenseBlocks;
+    return s;
+  }
   s.vectorWidth = widestVector(k, elementBytes);
-  // Few enough lanes per output that a warp works on several outputs at
-  // once, enough that A's slice fits the registers (32 elements a lane).
-  const int64_t lanes = powerOfTwoAtLeast((k + 31) / 32);
-  s.threadsPerNonzero =
-      int(std::min<int64_t>({lanes, 32, powerOfTwoAtMost(std::max<int64_t>(k / s.vectorWidth, 1))}));
+  // Lanes per output: 16 elements of k each (fewer lanes wait longer on
+  // their loads, more leave too few outputs per warp), and more when the
+  // pattern is too small to give every SM enough warps otherwise.
+  const int64_t mostLanes =
+      std::min<int64_t>(32, powerOfTwoAtMost(std::max<int64_t>(k / s.vectorWidth, 1)));
+  int64_t lanes = std::min(mostLanes, powerOfTwoAtLeast((k + 15) / 16));
+  while (lanes < mostLanes && stats.nnz >= 0 &&
+         stats.nnz / (2 * (32 / lanes)) < kBusySddmmWarps)
+    lanes *= 2;
+  s.threadsPerNonzero = int(lanes);
   // Two outputs per group and round: two independent loads in flight.
   s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
   return s;
@@ -144,6 +184,15 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
 
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                      bool transposeRhs, int elementBytes) {
+  if (s.tiling == SddmmTiling::DenseBlocks) {
+    if (!transposeRhs)
+      return "tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs)";
+    if (elementBytes != 2 && elementBytes != 4)
+      return "tiling = dense_blocks needs f32, f16 or bf16 elements";
+    if (s.rowOrder != RowOrder::Natural)
+      return "row_order = by_length does not apply to tiling = dense_blocks";
+    return "";
+  }
   if (!isPowerOfTwo(s.threadsPerNonzero) || s.threadsPerNonzero > 32)
     return "threads_per_nonzero must be a power of two up to 32";
   if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)

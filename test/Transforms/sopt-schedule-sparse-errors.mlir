@@ -45,11 +45,12 @@ func.func @not_a_path(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = 1}, %x
 
 // -----
 
-// k = 4096 with transpose_rhs: even a whole warp per output would leave
-// 128 elements of A's row to each lane, beyond the kernel's 64.
+// k = 4096 with transpose_rhs in f64: even a whole warp per output would
+// leave 128 elements of A's row to each lane, beyond the kernel's 64, and
+// the dense blocks (which take any k) are for f32/f16/bf16 only.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @sddmm_k_too_large(%a: tensor<64x4096xf32>, %s: tensor<64x64xf32, #CSR>) -> tensor<64x64xf32, #CSR> {
-  // expected-error @+1 {{'sopt.sddmm' op has no valid schedule: the heuristics chose #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>, but each lane would hold more than 64 elements of the left operand's row}}
-  %0 = sopt.sddmm %a, %a, %s transpose_rhs : tensor<64x4096xf32>, tensor<64x4096xf32>, tensor<64x64xf32, #CSR> -> tensor<64x64xf32, #CSR>
-  return %0 : tensor<64x64xf32, #CSR>
+func.func @sddmm_k_too_large(%a: tensor<64x4096xf64>, %s: tensor<64x64xf64, #CSR>) -> tensor<64x64xf64, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has no valid schedule: the heuristics chose #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32, tiles_per_block = 4, vector_width = 2, row_order = natural>, but each lane would hold more than 64 elements of the left operand's row}}
+  %0 = sopt.sddmm %a, %a, %s transpose_rhs : tensor<64x4096xf64>, tensor<64x4096xf64>, tensor<64x64xf64, #CSR> -> tensor<64x64xf64, #CSR>
+  return %0 : tensor<64x64xf64, #CSR>
 }

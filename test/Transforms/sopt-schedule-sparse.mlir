@@ -112,13 +112,14 @@ func.func @spmm_unscheduled(%csc: tensor<64x64xf32, #CSC>, %bsr: tensor<64x64xf3
 // -----
 
 // SDDMM with transpose_rhs: vector_width as for SpMM (of k);
-// threads_per_nonzero = min(pow2_at_least(ceil(k / 32)), 32,
-// pow2_at_most(k / vector_width)); tile_nonzeros = 2 * 32 /
-// threads_per_nonzero; 4 warps per block.
-// k = 256: 8 lanes per output, 8 nonzeros per warp tile.
+// threads_per_nonzero = min(pow2_at_least(ceil(k / 16)), 32,
+// pow2_at_most(k / vector_width)), doubled while a known pattern would give
+// fewer than 16 warps per SM; tile_nonzeros = 2 * 32 / threads_per_nonzero;
+// 4 warps per block. Without a known pattern, never dense blocks.
+// k = 256: 16 lanes per output, 4 nonzeros per warp tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @sddmm_k256
-// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #{{.*}}> -> tensor<512x512xf32, #{{.*}}>
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #{{.*}}> -> tensor<512x512xf32, #{{.*}}>
 func.func @sddmm_k256(%a: tensor<512x256xf32>, %b: tensor<512x256xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
   %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %d : tensor<512x512xf32, #CSR>
@@ -126,7 +127,7 @@ func.func @sddmm_k256(%a: tensor<512x256xf32>, %b: tensor<512x256xf32>, %s: tens
 
 // -----
 
-// k = 1024: a whole warp per output (32 elements a lane), 2 nonzeros per tile.
+// k = 1024: a whole warp per output (the cap), 2 nonzeros per tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @sddmm_k1024
 // CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
@@ -171,11 +172,13 @@ func.func @kept(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>, %a: tens
 // order). The other fields depend on the shape alone. The same file serves
 // both products (it is read once).
 // SpMM, m = 8, n = 256: as @spmm_n256. SDDMM, k = 64: vector 4;
-// min(pow2_at_least(2), 32, 16) = 2 lanes per output; 2 * 32 / 2 = 32.
+// min(pow2_at_least(4), 32, 16) = 4 lanes per output, doubled up to the
+// cap of 16 since 12 nonzeros make few warps; 2 * 32 / 16 = 4. (Density
+// 12 / 128 but 12 * 64 products: too little work for dense blocks.)
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @pattern_skewed
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = by_length>}
-// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
 func.func @pattern_skewed(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                           %x: tensor<16x256xf32>, %a: tensor<8x64xf32>, %b: tensor<16x64xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
@@ -204,4 +207,30 @@ func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
   %d = sopt.sddmm %a, %b, %w : tensor<8x32xf32>, tensor<32x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %y, %d : tensor<8x256xf32>, tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// Dense tensor-core blocks: a known pattern of density at least 4 % (f16) or
+// 8 % (f32) with at least 1.2e7 (f16) or 3e7 (f32) products, nnz * k. The
+// skewed pattern (12 of 128 entries) with k = 2^20: 1.26e7 products, dense
+// blocks in f16. In f32 with k = 2048 (too little work) tiles of nonzeros,
+// a warp per output; with k = 4096 dense blocks again, since a warp per
+// output cannot hold A's slice of k / 32 > 64 elements (the blocks take any
+// k).
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @dense_blocks
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32,
+// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32,
+// CHECK: sopt.sddmm %arg6, %arg7, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks,
+func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                        %ha: tensor<8x1048576xf16>, %hb: tensor<16x1048576xf16>,
+                        %w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                        %a: tensor<8x2048xf32>, %b: tensor<16x2048xf32>,
+                        %la: tensor<8x4096xf32>, %lb: tensor<16x4096xf32>)
+    -> (tensor<8x16xf16, #CSR>, tensor<8x16xf32, #CSR>, tensor<8x16xf32, #CSR>) {
+  %dh = sopt.sddmm %ha, %hb, %h transpose_rhs : tensor<8x1048576xf16>, tensor<16x1048576xf16>, tensor<8x16xf16, #CSR> -> tensor<8x16xf16, #CSR>
+  %d = sopt.sddmm %a, %b, %w transpose_rhs : tensor<8x2048xf32>, tensor<16x2048xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  %dl = sopt.sddmm %la, %lb, %w transpose_rhs : tensor<8x4096xf32>, tensor<16x4096xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %dh, %d, %dl : tensor<8x16xf16, #CSR>, tensor<8x16xf32, #CSR>, tensor<8x16xf32, #CSR>
 }

@@ -13,6 +13,7 @@
 #define SPARSE_OPT_RUNTIME_SPARSEDISPATCH_CUH
 
 #include "sparse-opt/Runtime/Sddmm.cuh"
+#include "sparse-opt/Runtime/SddmmBlocks.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 #include "sparse-opt/Runtime/Spmm.cuh"
 
@@ -124,6 +125,11 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                      const int32_t *rowOrder, cudaStream_t stream) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
+  if (s.tiling == SddmmTiling::DenseBlocks) {
+    if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>)
+      return launchSddmmBlocks<T>(pattern, lhs, rhs, k, out, stream);
+    return cudaErrorInvalidValue;
+  }
   if (!transposeRhs) // a warp per row; (A · Bᵀ) ⊙ S tiles need no row order
     return launchSddmmGather(pattern, lhs, rhs, k, out,
                              s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr,

@@ -59,10 +59,20 @@ struct SpmmSchedule {
   int threadsPerBlock() const { return threadsPerTile * tilesPerBlock; }
 };
 
+/// How an SDDMM kernel divides its work.
+enum class SddmmTiling : int {
+  /// 1-D tiles of consecutive nonzeros: one dot product per output.
+  Nonzeros = 0,
+  /// Dense 64 x 64 blocks of A · Bᵀ on tensor cores, sampled at S's entries
+  /// (SddmmBlocks.cuh); blocks without entries are skipped. Only for
+  /// (A · Bᵀ) ⊙ S in f32, f16 or bf16; the other fields do not apply.
+  DenseBlocks = 1,
+};
+
 /// SDDMM `D = (A · Bᵀ) ⊙ S` (A[m, k], B[n, k]) or `(A · B) ⊙ S` (B[k, n]),
 /// S in CSR; D has S's pattern.
 ///
-/// The nonzeros of S are cut into 1-D tiles of `tileNonzeros` consecutive
+/// With `tiling` DenseBlocks, see SddmmTiling. Otherwise the nonzeros of S are cut into 1-D tiles of `tileNonzeros` consecutive
 /// entries (across row ends, so the split is even), one tile per warp and
 /// `tilesPerBlock` warps per block. `threadsPerNonzero` lanes share one
 /// output: each holds a slice of A's row in registers, loads the matching
@@ -71,6 +81,7 @@ struct SpmmSchedule {
 /// not transposed, B's columns are gathered: one lane per output, one warp
 /// per row, rows in `rowOrder`.
 struct SddmmSchedule {
+  SddmmTiling tiling = SddmmTiling::Nonzeros;
   int tileNonzeros = 32;
   int threadsPerNonzero = 8;
   int tilesPerBlock = 4;

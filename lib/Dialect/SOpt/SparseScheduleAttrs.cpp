@@ -40,6 +40,8 @@ RowOrder fromRuntimeRowOrder(::sopt::RowOrder order) {
 
 ::sopt::SddmmSchedule toRuntimeSchedule(SddmmScheduleAttr attr) {
   ::sopt::SddmmSchedule s;
+  s.tiling = attr.getTiling() == SddmmTiling::DenseBlocks ? ::sopt::SddmmTiling::DenseBlocks
+                                                           : ::sopt::SddmmTiling::Nonzeros;
   s.tileNonzeros = attr.getTileNonzeros();
   s.threadsPerNonzero = attr.getThreadsPerNonzero();
   s.tilesPerBlock = attr.getTilesPerBlock();
@@ -57,7 +59,9 @@ SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
 
 SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
                                              const ::sopt::SddmmSchedule &s) {
-  return SddmmScheduleAttr::get(context, s.tileNonzeros, s.threadsPerNonzero,
+  SddmmTiling tiling = s.tiling == ::sopt::SddmmTiling::DenseBlocks ? SddmmTiling::DenseBlocks
+                                                                     : SddmmTiling::Nonzeros;
+  return SddmmScheduleAttr::get(context, tiling, s.tileNonzeros, s.threadsPerNonzero,
                                 s.tilesPerBlock, s.vectorWidth,
                                 fromRuntimeRowOrder(s.rowOrder));
 }

@@ -136,6 +136,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     source << kCublasSupport;
   if (usesSparseKernels)
     source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
+              "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/Spmm.cuh\"\n\n";
   if (usesCusparse)
     source << "#include \"sparse-opt/Runtime/Cusparse.h\"\n\n"

@@ -168,6 +168,16 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock);
     return text;
   }
+  if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
+    text.body += llvm::formatv(
+        "    // sopt.sddmm (A · Bᵀ) ⊙ S, S {0}x{1}, k = {2}: dense 64x64 blocks on tensor "
+        "cores, sampled at S's entries (blocks without entries skipped)\n",
+        type.getDimSize(0), type.getDimSize(1), k);
+    text.body += llvm::formatv(
+        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}>({1}, {2}, {3}, {4}, {5}, stream)));\n",
+        element, matrix, lhs, rhs, k, out);
+    return text;
+  }
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
   text.body += llvm::formatv(

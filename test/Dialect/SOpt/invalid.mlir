@@ -459,6 +459,26 @@ func.func @sddmm_schedule_k_vector(%a: tensor<8x6xf32>, %b: tensor<16x6xf32>, %s
 
 // -----
 
+// Dense blocks compute (A · Bᵀ) ⊙ S only.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_dense_blocks_gather(%a: tensor<8x64xf32>, %b: tensor<64x16xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs)}}
+  %0 = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<64x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// ... in f32, f16 or bf16.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_dense_blocks_f64(%a: tensor<8x64xf64>, %b: tensor<16x64xf64>, %s: tensor<8x16xf64, #CSR>) -> tensor<8x16xf64, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tiling = dense_blocks needs f32, f16 or bf16 elements}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 2, row_order = natural>} : tensor<8x64xf64>, tensor<16x64xf64>, tensor<8x16xf64, #CSR> -> tensor<8x16xf64, #CSR>
+  return %0 : tensor<8x16xf64, #CSR>
+}
+
+// -----
+
 // k = 1024 over 8 lanes: 128 elements of A's row per lane.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @sddmm_schedule_lane_elements(%a: tensor<8x1024xf32>, %b: tensor<16x1024xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {

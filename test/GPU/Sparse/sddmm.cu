@@ -1,7 +1,8 @@
-// The project's SDDMM kernels (Sddmm.cuh) against a float64 reference:
-// (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16 storage, the awkward
-// patterns under the compiler's schedule and hand-picked ones (every lane
-// count per output, one and two outputs per group), inner
+// The project's SDDMM kernels (Sddmm.cuh, SddmmBlocks.cuh) against a
+// float64 reference: (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16
+// storage, the awkward patterns under the compiler's schedule, the dense
+// tensor-core blocks and hand-picked ones (every lane count per output, one
+// and two outputs per group), inner
 // dimensions that are odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
@@ -25,6 +26,8 @@ using namespace harness;
 namespace {
 
 std::string describe(const ::sopt::SddmmSchedule &s) {
+  if (s.tiling == ::sopt::SddmmTiling::DenseBlocks)
+    return "dense_blocks";
   return "tile=" + std::to_string(s.tileNonzeros) + "/" + std::to_string(s.threadsPerNonzero) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
@@ -62,7 +65,15 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
                                                 int bytes, bool handPicked) {
   std::vector<::sopt::SddmmSchedule> out{
       ::sopt::chooseSddmmSchedule(p.stats(), k, transposeRhs, bytes)};
-  if (!handPicked || !transposeRhs)
+  if (!transposeRhs)
+    return out;
+  // The dense tensor-core blocks, whatever the heuristic chose.
+  if (out.front().tiling != ::sopt::SddmmTiling::DenseBlocks) {
+    ::sopt::SddmmSchedule blocks;
+    blocks.tiling = ::sopt::SddmmTiling::DenseBlocks;
+    out.push_back(blocks);
+  }
+  if (!handPicked)
     return out;
   for (int threads : {1, 2, 4, 8, 16, 32})
     for (int rounds : {1, 2})

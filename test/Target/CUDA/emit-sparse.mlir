@@ -9,11 +9,13 @@
 
 // SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = by_length>
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
-// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 2, tiles_per_block = 4, vector_width = 4, row_order = natural>
+// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>
+// SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks,
 // SUMMARY: attention_sddmm0: sopt.sddmm
 // SUMMARY: attention_spmm1: sopt.spmm
 
 // CHECK: #include "sparse-opt/Runtime/Sddmm.cuh"
+// CHECK: #include "sparse-opt/Runtime/SddmmBlocks.cuh"
 // CHECK: #include "sparse-opt/Runtime/Spmm.cuh"
 // CHECK-NOT: cusparse
 
@@ -49,10 +51,20 @@ func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tin
 
 // A CSR result is the pattern's values: the caller passes a buffer of nnz.
 // CHECK: extern "C" cudaError_t scores(const float *arg0, const float *arg1, const int32_t *arg2_positions, const int32_t *arg2_coordinates, const float *arg2_values, int64_t arg2_nnz, float *result0_values, cudaStream_t stream)
-// CHECK: sopt::launchSddmm<float, 2, 4, 8, 32>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
+// CHECK: sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
 func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs : tensor<64x64xf32>, tensor<48x64xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
   return %d : tensor<64x48xf32, #CSR>
+}
+
+// Dense tensor-core blocks (set by hand here; sopt-schedule-sparse picks
+// them for dense enough known patterns): one launch, no tile parameters.
+// CHECK: extern "C" cudaError_t scores_blocks(
+// CHECK: sopt::launchSddmmBlocks<__half>(sopt::CsrMatrix<__half>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream)
+func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tensor<64x48xf16, #CSR>) -> tensor<64x48xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<64x64xf16>, tensor<48x64xf16>, tensor<64x48xf16, #CSR> -> tensor<64x48xf16, #CSR>
+  return %d : tensor<64x48xf16, #CSR>
 }
 
 // SDDMM into SpMM: the sampled values live in an intermediate of nnz
@@ -71,4 +83,5 @@ func.func @attention(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %v: tensor<48
 
 // HEADER: extern "C" cudaError_t linear(
 // HEADER: extern "C" cudaError_t scores(
+// HEADER: extern "C" cudaError_t scores_blocks(
 // HEADER: extern "C" cudaError_t attention(

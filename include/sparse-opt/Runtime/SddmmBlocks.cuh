@@ -1,0 +1,437 @@
+//===- SddmmBlocks.cuh - SDDMM by dense tensor-core blocks ------*- CUDA -*-===//
+//
+// D = epilogue((A · Bᵀ) ⊙ S) for patterns dense enough that computing whole
+// 64 x 64 blocks of A · Bᵀ on tensor cores, then keeping the entries S
+// samples, beats one dot product per nonzero: the per-nonzero kernel
+// (Sddmm.cuh) reads a row of B from L2 for every output, a block reads each
+// of its 64 rows of A and B once for 4096 outputs.
+//
+// A block of 8 warps owns output rows [64 by, +64) and columns [64 bx, +64)
+// and skips all work when S has no entry there. It walks k in chunks of
+// 128 bytes per row, copied to shared memory by cp.async three chunks
+// ahead of the one that feeds the warps' mma.sync (each warp a 32 x 16
+// piece). f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
+// m16n8k8 on TF32 three times per product (each operand split into a TF32
+// part and a TF32 remainder, the remainders' product dropped: 22 of f32's
+// 24 significand bits). The block's product goes to shared memory, and the
+// threads then write the block's entries, numbered row by row.
+//
+// Requires sm_80 or newer. A, B and S's values must be aligned to 16 bytes
+// and k a multiple of 16 bytes' elements for the vector loads
+// (launchSddmmBlocks checks and otherwise loads element by element).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
+#define SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
+
+#include "sparse-opt/Runtime/Sddmm.cuh"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+namespace sopt {
+
+namespace sddmm_blocks {
+
+constexpr int kRows = 64, kCols = 64;
+/// 8 warps in a 2 x 4 grid, each owning a 32 x 16 piece of the block: more
+/// warps per SM hide more of the mma and shared-memory latency.
+constexpr int kWarpRows = 32, kWarpCols = 16;
+constexpr int kThreads = 32 * (kRows / kWarpRows) * (kCols / kWarpCols);
+/// 16 x 8 mma tiles per warp piece.
+constexpr int kTilesM = kWarpRows / 16, kTilesN = kWarpCols / 8;
+/// Bytes of each operand row per k chunk: one 128-byte line.
+constexpr int kChunkBytes = 128;
+/// Padding of the operand rows in shared memory (16 bytes): the fragment
+/// loads of the 8 rows and 4 columns a warp reads at once hit 32 banks.
+constexpr int kPadBytes = 16;
+/// Columns of the product in shared memory, padded for the same reason.
+constexpr int kProductStride = kCols + 4;
+
+template <typename T> struct Shape {
+  static constexpr int kChunk = kChunkBytes / sizeof(T);          // elements of k
+  static constexpr int kStride = (kChunkBytes + kPadBytes) / sizeof(T);
+  static constexpr int kVector = 16 / sizeof(T);                 // elements per 16 B
+  static constexpr int kVectorsPerThread = kRows * kChunkBytes / 16 / kThreads;
+};
+
+/// Chunks of k in flight: a block waits on memory once per pipeline, not
+/// once per chunk (the first version, one chunk ahead in registers, spent
+/// most of its time waiting).
+constexpr int kStages = 4;
+
+/// One chunk of both operands in shared memory.
+template <typename T> struct Stage {
+  T a[kRows][Shape<T>::kStride];
+  T b[kCols][Shape<T>::kStride];
+};
+
+/// Dynamic shared memory of a block: the pipeline's stages, later reused
+/// for the block's product.
+template <typename T>
+constexpr size_t kDynamicBytes = sizeof(Stage<T>) * kStages > sizeof(float) * kRows * kProductStride
+                                     ? sizeof(Stage<T>) * kStages
+                                     : sizeof(float) * kRows * kProductStride;
+
+/// Where the block's entries are. Row r's entries in the block's columns
+/// are begin[r] .. end[r] of S; they are the block's entries first[r] ..
+/// first[r + 1] in row order.
+struct Windows {
+  int32_t begin[kRows], end[kRows], first[kRows + 1];
+};
+
+/// Blocks per SM the register budget is set for (shared memory allows 3).
+template <typename T> constexpr int kMinBlocksPerSm = 2;
+
+/// Starts copying this thread's part of a chunk of 64 rows into `tile`, 16
+/// bytes at a time (cp.async, zero past the operand's rows or k); without
+/// VectorLoads, element by element through registers.
+template <typename T, bool VectorLoads>
+__device__ __forceinline__ void loadChunk(T (*tile)[Shape<T>::kStride],
+                                          const T *__restrict__ operand, int64_t rows,
+                                          int64_t firstRow, int32_t k, int32_t k0) {
+  constexpr int kSegments = kChunkBytes / 16, kVector = Shape<T>::kVector;
+#pragma unroll
+  for (int j = 0; j < Shape<T>::kVectorsPerThread; ++j) {
+    const int v = threadIdx.x + j * kThreads;
+    const int64_t row = firstRow + v / kSegments;
+    const int32_t col = k0 + (v % kSegments) * kVector;
+    T *dst = &tile[v / kSegments][(v % kSegments) * kVector];
+    if (VectorLoads) {
+      const bool inside = row < rows && col < k;
+      const T *src = inside ? operand + row * k + col : operand;
+      const unsigned address = unsigned(__cvta_generic_to_shared(dst));
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address),
+                   "l"(src), "r"(inside ? 16 : 0));
+    } else {
+      uint4 vector = make_uint4(0, 0, 0, 0);
+      T *elements = reinterpret_cast<T *>(&vector);
+      if (row < rows) {
+#pragma unroll
+        for (int e = 0; e < kVector; ++e)
+          if (col + e < k)
+            elements[e] = operand[row * k + col + e];
+      }
+      *reinterpret_cast<uint4 *>(dst) = vector;
+    }
+  }
+}
+
+__device__ __forceinline__ void commitChunk() { asm volatile("cp.async.commit_group;\n" ::); }
+
+/// Waits until at most `Pending` committed chunks are still being copied.
+template <int Pending> __device__ __forceinline__ void waitChunks() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
+}
+
+__device__ __forceinline__ uint32_t word(const void *p) {
+  return *reinterpret_cast<const uint32_t *>(p);
+}
+
+/// c += a · b for one 16 x 8 tile, 16-bit inputs (m16n8k16).
+template <typename T>
+__device__ __forceinline__ void mma16(float (&c)[4], const uint32_t (&a)[4],
+                                      const uint32_t (&b)[2]) {
+  if constexpr (std::is_same_v<T, __half>)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/// c += a · b for one 16 x 8 tile of TF32 inputs (m16n8k8).
+__device__ __forceinline__ void mmaTf32(float (&c)[4], const uint32_t (&a)[4],
+                                        const uint32_t (&b)[2]) {
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/// x as a TF32 value (`big`, round to nearest) and the TF32 of what that
+/// rounding lost (`small`): big + small carries 21 bits of x's 24.
+__device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &small) {
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(big) : "f"(x));
+  const float rest = x - __uint_as_float(big);
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(small) : "f"(rest));
+}
+
+/// Loads four 8 x 8 matrices of 16-bit elements (ldmatrix): lane l names
+/// row l % 8 of matrix l / 8.
+__device__ __forceinline__ void loadMatrices(uint32_t (&m)[4], const void *row) {
+  const unsigned address = unsigned(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(m[0]), "=r"(m[1]), "=r"(m[2]), "=r"(m[3])
+               : "r"(address));
+}
+
+/// One chunk of k for the warp's 32 x 16 piece: acc[mi][ni] is the 16 x 8
+/// tile at rows 16 mi, columns 8 ni of the piece. Fragment layouts are
+/// those of the PTX ISA's mma.m16n8k16 / m16n8k8 (group g = lane / 4 owns
+/// rows g and g + 8, thread t = lane % 4 owns k pairs or columns).
+template <typename T>
+__device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow,
+                                              int warpCol, float (&acc)[kTilesM][kTilesN][4]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const auto &a = stage.a;
+  const auto &b = stage.b;
+  if constexpr (sizeof(T) == 2) {
+    // ldmatrix: A's 16 x 16 tile as matrices (rows 0-7 | 8-15) x (k 0-7 |
+    // 8-15), B's two 8-column tiles as (tile 0 | 1) x (k 0-7 | 8-15).
+    const int m = lane / 8, r8 = lane % 8;
+#pragma unroll
+    for (int kk = 0; kk < Shape<T>::kChunk; kk += 16) {
+      uint32_t af[kTilesM][4], bf[kTilesN][2];
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi)
+        loadMatrices(af[mi], &a[warpRow + mi * 16 + (m % 2) * 8 + r8][kk + (m / 2) * 8]);
+      static_assert(kTilesN == 2, "one ldmatrix.x4 covers two 8-column tiles");
+      uint32_t both[4];
+      loadMatrices(both, &b[warpCol + (m / 2) * 8 + r8][kk + (m % 2) * 8]);
+      bf[0][0] = both[0], bf[0][1] = both[1], bf[1][0] = both[2], bf[1][1] = both[3];
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kTilesN; ++ni)
+          mma16<T>(acc[mi][ni], af[mi], bf[ni]);
+    }
+  } else {
+    // The tensor cores' f32 accumulation is not rounded to nearest: the
+    // chunk's sum is accumulated apart and added to `acc` with ordinary
+    // (rounded) additions, so the error does not grow with k.
+    float part[kTilesM][kTilesN][4] = {};
+#pragma unroll
+    for (int kk = 0; kk < Shape<T>::kChunk; kk += 8) {
+      uint32_t aBig[kTilesM][4], aSmall[kTilesM][4], bBig[kTilesN][2], bSmall[kTilesN][2];
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi) {
+        const int r = warpRow + mi * 16 + g;
+        splitTf32(a[r][kk + t], aBig[mi][0], aSmall[mi][0]);
+        splitTf32(a[r + 8][kk + t], aBig[mi][1], aSmall[mi][1]);
+        splitTf32(a[r][kk + t + 4], aBig[mi][2], aSmall[mi][2]);
+        splitTf32(a[r + 8][kk + t + 4], aBig[mi][3], aSmall[mi][3]);
+      }
+#pragma unroll
+      for (int ni = 0; ni < kTilesN; ++ni) {
+        const int c = warpCol + ni * 8 + g;
+        splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
+        splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
+      }
+      // The small cross terms first, so they are not lost against the
+      // large one.
+#pragma unroll
+      for (int mi = 0; mi < kTilesM; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kTilesN; ++ni) {
+          mmaTf32(part[mi][ni], aSmall[mi], bBig[ni]);
+          mmaTf32(part[mi][ni], aBig[mi], bSmall[ni]);
+          mmaTf32(part[mi][ni], aBig[mi], bBig[ni]);
+        }
+    }
+#pragma unroll
+    for (int mi = 0; mi < kTilesM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < kTilesN; ++ni)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          acc[mi][ni][e] += part[mi][ni][e];
+  }
+}
+
+/// The first entry in [begin, end) of a sorted CSR row whose column is at
+/// least `column`.
+__device__ __forceinline__ int32_t lowerBound(const int32_t *__restrict__ coordinates,
+                                              int32_t begin, int32_t end, int64_t column) {
+  while (begin < end) {
+    const int32_t mid = begin + (end - begin) / 2;
+    if (coordinates[mid] < column)
+      begin = mid + 1;
+    else
+      end = mid;
+  }
+  return begin;
+}
+
+/// The block row whose entries include the block's entry `index`: the last
+/// r with first[r] <= index.
+__device__ __forceinline__ int rowOfIndex(const int32_t (&first)[kRows + 1], int32_t index) {
+  int lo = 0, hi = kRows - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (first[mid] <= index)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+} // namespace sddmm_blocks
+
+template <typename T, bool VectorLoads, typename Epilogue>
+__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<T>)
+    sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                      int32_t k, T *__restrict__ out, Epilogue epilogue) {
+  using namespace sddmm_blocks;
+  static_assert(sizeof(T) == 2 || std::is_same_v<T, float>, "f32, f16 or bf16 storage");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap(); // mma.sync of these shapes needs sm_80
+#else
+  extern __shared__ __align__(16) unsigned char dynamicSmem[];
+  Stage<T> *stages = reinterpret_cast<Stage<T> *>(dynamicSmem);
+  __shared__ Windows windows;
+  const int64_t row0 = int64_t(blockIdx.y) * kRows, col0 = int64_t(blockIdx.x) * kCols;
+  const int32_t chunks = (k + Shape<T>::kChunk - 1) / Shape<T>::kChunk;
+
+  // The first chunks are requested before the row windows are searched:
+  // both wait on memory, in parallel.
+#pragma unroll
+  for (int c = 0; c < kStages - 1; ++c) {
+    if (c < chunks) {
+      loadChunk<T, VectorLoads>(stages[c].a, lhs, s.rows, row0, k, c * Shape<T>::kChunk);
+      loadChunk<T, VectorLoads>(stages[c].b, rhs, s.cols, col0, k, c * Shape<T>::kChunk);
+    }
+    commitChunk();
+  }
+
+  // Threads 0..63 find where row r's entries reach column col0, threads
+  // 64..127 where they reach col0 + 64.
+  if (threadIdx.x < 2 * kRows) {
+    const int r = threadIdx.x % kRows;
+    int32_t bound = 0;
+    if (row0 + r < s.rows) {
+      const int32_t rowBegin = s.positions[row0 + r], rowEnd = s.positions[row0 + r + 1];
+      bound = lowerBound(s.coordinates, rowBegin, rowEnd,
+                         threadIdx.x < kRows ? col0 : col0 + kCols);
+    }
+    (threadIdx.x < kRows ? windows.begin : windows.end)[r] = bound;
+  }
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (warp == 0) { // number the block's entries: lane l counts rows 2l, 2l + 1
+    const int32_t even = windows.end[2 * lane] - windows.begin[2 * lane];
+    const int32_t odd = windows.end[2 * lane + 1] - windows.begin[2 * lane + 1];
+    int32_t upTo = even + odd;
+#pragma unroll
+    for (int offset = 1; offset < 32; offset *= 2) {
+      const int32_t before = __shfl_up_sync(0xffffffffu, upTo, offset);
+      if (lane >= offset)
+        upTo += before;
+    }
+    windows.first[2 * lane] = upTo - even - odd;
+    windows.first[2 * lane + 1] = upTo - odd;
+    if (lane == 31)
+      windows.first[kRows] = upTo;
+  }
+  __syncthreads();
+  const int32_t entries = windows.first[kRows];
+  if (entries == 0) {
+    waitChunks<0>(); // no copy may outlive the block
+    return;          // S samples nothing here
+  }
+
+  const int warpRow = (warp / (kCols / kWarpCols)) * kWarpRows;
+  const int warpCol = (warp % (kCols / kWarpCols)) * kWarpCols;
+  float acc[kTilesM][kTilesN][4] = {};
+  for (int32_t c = 0; c < chunks; ++c) {
+    waitChunks<kStages - 2>(); // chunk c has landed (this thread's part)
+    __syncthreads();           // ... every thread's; chunk c - 1 is consumed
+    const int32_t next = c + kStages - 1;
+    if (next < chunks) {
+      Stage<T> &stage = stages[next % kStages];
+      loadChunk<T, VectorLoads>(stage.a, lhs, s.rows, row0, k, next * Shape<T>::kChunk);
+      loadChunk<T, VectorLoads>(stage.b, rhs, s.cols, col0, k, next * Shape<T>::kChunk);
+    }
+    commitChunk(); // an empty group past the end keeps the count uniform
+    multiplyChunk<T>(stages[c % kStages], warpRow, warpCol, acc);
+  }
+  waitChunks<0>();
+  __syncthreads(); // the stages become the product
+
+  // The block's product to shared memory.
+  float (*product)[kProductStride] = reinterpret_cast<float (*)[kProductStride]>(dynamicSmem);
+  {
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int mi = 0; mi < kTilesM; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < kTilesN; ++ni) {
+        const int r = warpRow + mi * 16 + g, c = warpCol + ni * 8 + 2 * t;
+        *reinterpret_cast<float2 *>(&product[r][c]) =
+            make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+        *reinterpret_cast<float2 *>(&product[r + 8][c]) =
+            make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+      }
+  }
+  __syncthreads();
+
+  // Sampling: thread i writes the block's entries i, i + 128, ..., four
+  // at a time so that four entries' loads are in flight (a row at a time
+  // would wait on memory once per row).
+  constexpr int kBatch = 4;
+  for (int32_t base = threadIdx.x; base < entries; base += kBatch * kThreads) {
+    int r[kBatch];
+    int32_t entry[kBatch], column[kBatch];
+    float pattern[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u) {
+      const int32_t index = base + u * kThreads;
+      r[u] = index < entries ? rowOfIndex(windows.first, index) : -1;
+      if (r[u] >= 0) {
+        entry[u] = windows.begin[r[u]] + (index - windows.first[r[u]]);
+        column[u] = s.coordinates[entry[u]];
+        pattern[u] = toFloat(s.values[entry[u]]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kBatch; ++u)
+      if (r[u] >= 0)
+        out[entry[u]] = fromFloat<T>(epilogue(row0 + r[u], column[u], entry[u],
+                                              product[r[u]][column[u] - col0],
+                                              pattern[u]));
+  }
+#endif
+}
+
+/// Launches (A · Bᵀ) ⊙ S by dense 64 x 64 blocks (A[m, k], B[n, k]
+/// row-major). The rows of S must be sorted by column.
+template <typename T, typename Epilogue = ScaleByPattern>
+cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
+                              T *out, cudaStream_t stream, Epilogue epilogue = {}) {
+  using namespace sddmm_blocks;
+  const int64_t rowBlocks = (s.rows + kRows - 1) / kRows;
+  const int64_t colBlocks = (s.cols + kCols - 1) / kCols;
+  if (s.rows < 0 || s.cols < 0 || k < 0 || k > INT32_MAX || rowBlocks > 65535 ||
+      colBlocks > INT32_MAX || s.nnz > INT32_MAX)
+    return cudaErrorInvalidValue;
+  if (s.rows == 0 || s.nnz == 0)
+    return cudaSuccess;
+  if (k == 0) // every product is an empty sum
+    return launchSddmm<T, 1, 1, 1, 32>(s, lhs, rhs, 0, out, 4, stream, epilogue);
+  auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+  const dim3 grid{unsigned(colBlocks), unsigned(rowBlocks)};
+  auto launch = [&](auto kernel) {
+    // The stages exceed the 48 KB a block gets without asking.
+    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         int(kDynamicBytes<T>));
+    if (e != cudaSuccess)
+      return e;
+    kernel<<<grid, kThreads, kDynamicBytes<T>, stream>>>(s, lhs, rhs, int32_t(k), out,
+                                                          epilogue);
+    return cudaGetLastError();
+  };
+  if (k % Shape<T>::kVector == 0 && aligned(lhs) && aligned(rhs))
+    return launch(sddmmBlocksKernel<T, true, Epilogue>);
+  return launch(sddmmBlocksKernel<T, false, Epilogue>);
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
