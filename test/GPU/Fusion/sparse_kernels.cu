@@ -1,6 +1,7 @@
 // Generated host code calling the project's SpMM and SDDMM kernels
 // (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
+// (and by dense tensor-core blocks, with empty and dense blocks)
 // returning the pattern's values, and SDDMM feeding SpMM. Also: a pattern
 // other than the compiled one is refused.
 //
@@ -84,6 +85,23 @@ void scores(Report &report, const std::string &patternFile) {
                tolerance<float>());
 }
 
+void scoresBlocksF16(Report &report) {
+  // Empty row blocks (rows 64-127) and a dense row: skipped and full blocks.
+  Sparse<__half> s(randomPattern("s", 300, 257, [](int64_t r) {
+    return r / 64 == 1 ? 0.0 : r == 200 ? 1.0 : 0.3;
+  }));
+  Tensor<__half> q(300 * 80), k(257 * 80), d(s.nnz());
+  q.randomize(), k.randomize();
+  d.poison();
+  launch(scores_blocks_f16, q.device, k.device, s.csr.positions.device,
+         s.csr.coordinates.device, s.csr.values.device, s.nnz(), d.device);
+  d.download();
+  report.check("scores_blocks_f16 (A*B^T)*S 300x257 k=80 dense_blocks",
+               relativeError(d.values, sddmmReference(s.pattern, s.csr.values.values, q.values,
+                                             k.values, 80, true)),
+               tolerance<__half>());
+}
+
 void sampledF16(Report &report) {
   Sparse<__half> s(randomPattern("s", 1000, 999, [](int64_t r) { return r % 5 ? 0.03 : 0.0; }));
   Tensor<__half> a(1000 * 33), b(33 * 999), d(s.nnz());
@@ -124,6 +142,7 @@ int main(int argc, char **argv) {
   prunedLinear(report, argv[1]);
   prunedReluBf16(report);
   scores(report, argv[1]);
+  scoresBlocksF16(report);
   sampledF16(report);
   sparseAttention(report);
   return report.exitCode();

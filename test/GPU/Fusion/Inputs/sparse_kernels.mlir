@@ -29,6 +29,12 @@ func.func @scores(%q: tensor<300x64xf32>, %k: tensor<257x64xf32>,
   return %d : tensor<300x257xf32, #CSR>
 }
 
+func.func @scores_blocks_f16(%q: tensor<300x80xf16>, %k: tensor<257x80xf16>, %s: tensor<300x257xf16, #CSR>) -> tensor<300x257xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<300x80xf16>, tensor<257x80xf16>, tensor<300x257xf16, #CSR> -> tensor<300x257xf16, #CSR>
+  return %d : tensor<300x257xf16, #CSR>
+}
+
 func.func @sampled_f16(%a: tensor<1000x33xf16>, %b: tensor<33x999xf16>, %s: tensor<1000x999xf16, #CSR>) -> tensor<1000x999xf16, #CSR> {
   %d = sopt.sddmm %a, %b, %s : tensor<1000x33xf16>, tensor<33x999xf16>, tensor<1000x999xf16, #CSR> -> tensor<1000x999xf16, #CSR>
   return %d : tensor<1000x999xf16, #CSR>
