@@ -54,18 +54,11 @@ __device__ __forceinline__ int64_t rowOfEntry(const int32_t *__restrict__ positi
   return row;
 }
 
-/// The row holding entry `entry`, by binary search over all rows.
+/// The row holding entry `entry`: the last row whose first entry is at or
+/// before it (the first row starting after it, less one).
 __device__ __forceinline__ int64_t findRow(const int32_t *__restrict__ positions,
                                            int64_t rows, int32_t entry) {
-  int64_t lo = 0, hi = rows - 1; // positions[lo] <= entry < positions[hi + 1]
-  while (lo < hi) {
-    const int64_t mid = (lo + hi + 1) / 2;
-    if (positions[mid] <= entry)
-      lo = mid;
-    else
-      hi = mid - 1;
-  }
-  return lo;
+  return lowerBound(positions, int64_t(1), rows, entry + 1) - 1;
 }
 
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,

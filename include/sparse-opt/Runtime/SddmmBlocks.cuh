@@ -83,7 +83,7 @@ struct Windows {
 };
 
 /// Blocks per SM the register budget is set for (shared memory allows 3).
-template <typename T> constexpr int kMinBlocksPerSm = 2;
+constexpr int kMinBlocksPerSm = 2;
 
 /// Starts copying this thread's part of a chunk of 64 rows into `tile`, 16
 /// bytes at a time (cp.async, zero past the operand's rows or k); without
@@ -124,10 +124,6 @@ __device__ __forceinline__ void commitChunk() { asm volatile("cp.async.commit_gr
 /// Waits until at most `Pending` committed chunks are still being copied.
 template <int Pending> __device__ __forceinline__ void waitChunks() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
-}
-
-__device__ __forceinline__ uint32_t word(const void *p) {
-  return *reinterpret_cast<const uint32_t *>(p);
 }
 
 /// c += a · b for one 16 x 8 tile, 16-bit inputs (m16n8k16).
@@ -245,20 +241,6 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
   }
 }
 
-/// The first entry in [begin, end) of a sorted CSR row whose column is at
-/// least `column`.
-__device__ __forceinline__ int32_t lowerBound(const int32_t *__restrict__ coordinates,
-                                              int32_t begin, int32_t end, int64_t column) {
-  while (begin < end) {
-    const int32_t mid = begin + (end - begin) / 2;
-    if (coordinates[mid] < column)
-      begin = mid + 1;
-    else
-      end = mid;
-  }
-  return begin;
-}
-
 /// The block row whose entries include the block's entry `index`: the last
 /// r with first[r] <= index.
 __device__ __forceinline__ int rowOfIndex(const int32_t (&first)[kRows + 1], int32_t index) {
@@ -276,7 +258,7 @@ __device__ __forceinline__ int rowOfIndex(const int32_t (&first)[kRows + 1], int
 } // namespace sddmm_blocks
 
 template <typename T, bool VectorLoads, typename Epilogue>
-__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<T>)
+__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm)
     sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue) {
   using namespace sddmm_blocks;

@@ -66,6 +66,22 @@ __device__ __forceinline__ void loadRowEntries(const CsrMatrix<T> &a, int32_t fi
   }
 }
 
+/// The first index in [begin, end) of the sorted `array` whose element is at
+/// least `value`, or `end` (a binary search: a row's columns, the rows'
+/// positions).
+template <typename Index, typename Element, typename Value>
+__device__ __forceinline__ Index lowerBound(const Element *__restrict__ array, Index begin,
+                                            Index end, Value value) {
+  while (begin < end) {
+    const Index mid = begin + (end - begin) / 2;
+    if (array[mid] < value)
+      begin = mid + 1;
+    else
+      end = mid;
+  }
+  return begin;
+}
+
 /// The row a tile slot works on: the slot itself, or its entry in the
 /// prepared row order (longest rows first).
 __device__ __forceinline__ int64_t rowOfSlot(const int32_t *rowOrder, int64_t slot) {
