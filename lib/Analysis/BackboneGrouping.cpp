@@ -2,6 +2,8 @@
 
 #include "sparse-opt/Analysis/BackboneGrouping.h"
 
+#include "sparse-opt/Support/Extents.h"
+
 #include "llvm/ADT/EquivalenceClasses.h"
 #include <optional>
 
@@ -25,6 +27,10 @@ ReduceSpace spaceOf(ReduceOp reduce) {
           SmallVector<int64_t>(reduce.getDims())};
 }
 
+int64_t elementsOf(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getNumElements();
+}
+
 } // namespace
 
 BackboneGrouping::BackboneGrouping(FusionOp fusion) {
@@ -34,21 +40,40 @@ BackboneGrouping::BackboneGrouping(FusionOp fusion) {
       nodes.push_back(&op);
 
   // Union along def-use edges, except between classes whose reduces impose
-  // different iteration spaces: there the mapping cannot flow.
+  // different iteration spaces, and where an op would be larger than the
+  // space (a broadcast of a reduction's result back to a bigger shape):
+  // there the mapping cannot flow.
   llvm::EquivalenceClasses<Operation *> classes;
   DenseMap<Operation *, std::optional<ReduceSpace>> spaceOfLeader;
+  DenseMap<Operation *, int64_t> largestOfLeader; // elements of its largest op
   for (Operation *op : nodes) {
     classes.insert(op);
-    if (auto reduce = dyn_cast<ReduceOp>(op))
+    largestOfLeader[op] = elementsOf(op);
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
       spaceOfLeader[op] = spaceOf(reduce);
-    else
+      largestOfLeader[op] = reduce.getInput().getType().getNumElements();
+    } else {
       spaceOfLeader[op] = std::nullopt;
+    }
   }
+  // Where a consumer could join classes of different spaces, it joins the
+  // one computed last: that one may depend on the others, never the other
+  // way round, so the groups stay free of cycles (softmax over row sums: the
+  // subtraction of the max joins the max's group, not the row sums').
+  DenseMap<Operation *, int64_t> lastOfLeader; // region position of its last op
+  for (auto [position, op] : llvm::enumerate(nodes))
+    lastOfLeader[op] = position;
   for (Operation *consumer : nodes) {
-    for (Value operand : consumer->getOperands()) {
-      Operation *producer = operand.getDefiningOp();
-      if (!producer || !classes.contains(producer))
-        continue;
+    SmallVector<Operation *> producers;
+    for (Value operand : consumer->getOperands())
+      if (Operation *producer = operand.getDefiningOp();
+          producer && classes.contains(producer))
+        producers.push_back(producer);
+    llvm::stable_sort(producers, [&](Operation *x, Operation *y) {
+      return lastOfLeader[classes.getLeaderValue(x)] >
+             lastOfLeader[classes.getLeaderValue(y)];
+    });
+    for (Operation *producer : producers) {
       Operation *a = classes.getLeaderValue(producer);
       Operation *b = classes.getLeaderValue(consumer);
       if (a == b)
@@ -56,9 +81,16 @@ BackboneGrouping::BackboneGrouping(FusionOp fusion) {
       std::optional<ReduceSpace> sa = spaceOfLeader[a], sb = spaceOfLeader[b];
       if (sa && sb && !(*sa == *sb))
         continue;
+      std::optional<ReduceSpace> space = sa ? sa : sb;
+      int64_t largest = std::max(largestOfLeader[a], largestOfLeader[b]);
+      if (space && largest > product(space->shape))
+        continue;
+      int64_t last = std::max(lastOfLeader[a], lastOfLeader[b]);
       classes.unionSets(a, b);
       Operation *leader = classes.getLeaderValue(a);
-      spaceOfLeader[leader] = sa ? sa : sb;
+      spaceOfLeader[leader] = space;
+      largestOfLeader[leader] = largest;
+      lastOfLeader[leader] = last;
     }
   }
 

@@ -1,6 +1,7 @@
 //===- ReusePlan.cpp - where a fused kernel keeps its values --------------===//
 
 #include "sparse-opt/Analysis/ReusePlan.h"
+#include "sparse-opt/Analysis/ThreadMapping.h"
 #include "sparse-opt/Support/Extents.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -51,19 +52,48 @@ class Planner {
 public:
   Planner(FusionOp fusion, const BackboneGrouping &grouping,
           ArrayRef<MappingAttr> mappings, const GpuTarget &target)
-      : fusion(fusion), grouping(grouping), mappings(mappings),
-        target(target) {}
+      : fusion(fusion), grouping(grouping),
+        mappings(mappings.begin(), mappings.end()), target(target) {}
 
   ReusePlan run() {
-    sharedBudget = target.sharedMemoryPerBlock;
     computePhases();
-    planGroups();
-    allocateShared();
-    planKernels();
+    planAll();
+    // One kernel of several groups launches one block size: plan again with
+    // every group at the largest (its reductions' scratch, its shared
+    // budget and its wave all change with it).
+    if (plan.kernels.size() == 1 && plan.kernels.front().size() > 1) {
+      int64_t threads = 0;
+      for (MappingAttr m : mappings)
+        threads = std::max(threads, m.getThreadsPerBlock());
+      bool resized = false;
+      for (MappingAttr &m : mappings) {
+        MappingAttr wider = withThreadsPerBlock(m, threads);
+        resized |= wider != m;
+        m = wider;
+      }
+      if (resized)
+        planAll();
+    }
+    if (plan.kernels.size() == 1 && plan.gridBarriers > 0) {
+      int64_t grid = 0;
+      for (MappingAttr m : mappings)
+        grid = std::max(grid, m.getGrid());
+      plan.residentBlocksPerSM = ceilDiv(grid, target.smCount);
+    }
+    plan.mappings = mappings;
     return std::move(plan);
   }
 
 private:
+  void planAll() {
+    plan = ReusePlan();
+    requests.clear();
+    sharedBudget = target.sharedMemoryPerBlock;
+    planGroups();
+    allocateShared();
+    planKernels();
+  }
+
   /// Phase of a value inside its group: reductions end a phase.
   void computePhases() {
     for (Operation &op : fusion.getBodyBlock().without_terminator()) {
@@ -244,11 +274,15 @@ private:
       plan.gridBarriers = 0;
   }
 
+  /// The kernel runs at the largest block size of its groups (see run()),
+  /// each group over its own grid, launched as the largest of them.
   bool fitsOneWave(ArrayRef<unsigned> kernel, unsigned next) {
+    int64_t threads = mappings[next].getThreadsPerBlock();
+    for (unsigned id : kernel)
+      threads = std::max(threads, mappings[id].getThreadsPerBlock());
     auto fits = [&](unsigned id) {
-      MappingAttr m = mappings[id];
-      return m.getGrid() <=
-             target.blocksPerWave(m.getThreadsPerBlock(), plan.sharedBytes);
+      return withThreadsPerBlock(mappings[id], threads).getGrid() <=
+             target.residentBlocksPerWave(threads, plan.sharedBytes);
     };
     return llvm::all_of(kernel, fits) && fits(next);
   }
@@ -260,7 +294,7 @@ private:
 
   FusionOp fusion;
   const BackboneGrouping &grouping;
-  ArrayRef<MappingAttr> mappings;
+  SmallVector<MappingAttr> mappings;
   const GpuTarget &target;
   DenseMap<Value, int64_t> phase;
   DenseMap<Operation *, int64_t> usePhase;

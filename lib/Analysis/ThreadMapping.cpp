@@ -264,3 +264,36 @@ MappingAttr sopt::getRecordedMapping(const FusionGroup &group) {
       return mapping;
   return {};
 }
+
+void sopt::recordMapping(const FusionGroup &group, MappingAttr mapping) {
+  Operation *holder = nullptr;
+  for (Operation *op : group.ops)
+    if (op->hasAttr(attr::kMapping))
+      holder = op;
+  if (!holder)
+    holder = group.hasBackbone() ? ReduceOp(group.backbone).getOperation()
+                                 : group.ops.back();
+  holder->setAttr(attr::kMapping, mapping);
+}
+
+MappingAttr sopt::withThreadsPerBlock(MappingAttr m, int64_t threads) {
+  if (m.getThreadsPerBlock() == threads)
+    return m;
+  // Elementwise: a flat grid-stride loop over `rows` elements; columns:
+  // `rows_per_block` adjacent columns, `threads_per_row` slices. In both the
+  // grid stays, the block's other extent grows.
+  if (m.getKind() == MappingKind::Elementwise)
+    return MappingAttr::get(m.getContext(), m.getKind(), m.getRows(), m.getCols(),
+                            threads, 1, threads, 1, m.getVectorWidth(), m.getGrid());
+  if (m.getKind() == MappingKind::Columns)
+    return MappingAttr::get(m.getContext(), m.getKind(), m.getRows(), m.getCols(),
+                            threads, threads / m.getRowsPerBlock(),
+                            m.getRowsPerBlock(), m.getBlocksPerRow(),
+                            m.getVectorWidth(), m.getGrid());
+  assert(threads % m.getThreadsPerRow() == 0 && "blocks hold whole rows");
+  int64_t rowsPerBlock = threads / m.getThreadsPerRow();
+  return MappingAttr::get(m.getContext(), m.getKind(), m.getRows(), m.getCols(),
+                          threads, m.getThreadsPerRow(), rowsPerBlock,
+                          m.getBlocksPerRow(), m.getVectorWidth(),
+                          ceilDiv(m.getRows(), rowsPerBlock) * m.getBlocksPerRow());
+}

@@ -54,6 +54,9 @@ void recordPlan(FusionOp fusion, const ReusePlan &plan) {
     fusion->setAttr(attr::kArgSharedSlot, b.getArrayAttr(argSlots));
   fusion->setAttr(attr::kSharedBytes, b.getI64IntegerAttr(plan.sharedBytes));
   fusion->setAttr(attr::kGridBarriers, b.getI64IntegerAttr(plan.gridBarriers));
+  if (plan.residentBlocksPerSM > 0)
+    fusion->setAttr(attr::kResidentBlocks,
+                    b.getI64IntegerAttr(plan.residentBlocksPerSM));
 }
 
 struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
@@ -81,6 +84,8 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
       ReusePlan plan = planReuse(fusion, grouping, mappings, target);
       if (plan.kernels.size() <= 1) {
         annotateGroups(grouping);
+        for (const FusionGroup &group : grouping.getGroups())
+          recordMapping(group, plan.mappings[group.id]);
         recordPlan(fusion, plan);
         continue;
       }

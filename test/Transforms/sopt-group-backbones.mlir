@@ -141,3 +141,42 @@ func.func @stale_annotations(%x: tensor<64x128xf32>) -> tensor<64x1xf32> {
   }
   return %0 : tensor<64x1xf32>
 }
+
+// -----
+
+// A reduction's result broadcast back to a larger shape than the second
+// reduction's space: the broadcast and the division cannot be indexed there,
+// so they form a third, elementwise group instead of joining group 1.
+// CHECK-LABEL: func.func @broadcast_beyond_the_space
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64}
+// CHECK-NEXT: sopt.reduce max %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.broadcast %{{.+}} {sopt.group = 2 : i64}
+// CHECK-NEXT: sopt.div %{{.+}} {sopt.group = 2 : i64}
+func.func @broadcast_beyond_the_space(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
+  %r = sopt.reduce sum %x dims = [1] : tensor<777x37xf32> -> tensor<777xf32>
+  %m = sopt.reduce max %r dims = [0] : tensor<777xf32> -> tensor<f32>
+  %b = sopt.broadcast %m dims = [] : tensor<f32> -> tensor<777x37xf32>
+  %y = sopt.div %x, %b : tensor<777x37xf32>
+  return %y : tensor<777x37xf32>
+}
+
+// -----
+
+// softmax over row sums: the subtraction reads the row sums (group 0) and
+// their max (group 1). Joining group 0 would make the groups read from each
+// other; it joins the group computed last, so the whole softmax is group 1
+// (max backbone, sum sub-backbone).
+// CHECK-LABEL: func.func @softmax_of_row_sums
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64}
+// CHECK-NEXT: sopt.reduce max %{{.+}} {sopt.backbone, sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.broadcast %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.sub %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.exp %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.reduce sum %{{.+}} {sopt.group = 1 : i64, sopt.sub_backbone}
+// CHECK-NEXT: sopt.broadcast %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.div %{{.+}} {sopt.group = 1 : i64}
+func.func @softmax_of_row_sums(%x: tensor<513x77xf32>) -> tensor<513xf32> {
+  %r = sopt.reduce sum %x dims = [1] : tensor<513x77xf32> -> tensor<513xf32>
+  %s = sopt.softmax %r dim = 0 : tensor<513xf32>
+  return %s : tensor<513xf32>
+}

@@ -168,7 +168,7 @@ func.func @elementwise(%x: tensor<128x3072xf32>) -> tensor<128x3072xf32> {
 // the log crossing from group 0 to group 1 goes through global memory, while
 // the first backbone's result stays in registers within its group.
 // CHECK-LABEL: func.func @two_groups_one_wave
-// CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<256x128xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64, sopt.smem_bytes = 0 : i64} -> tensor<f32> {
+// CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<256x128xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64, sopt.resident_blocks = 1 : i64, sopt.smem_bytes = 0 : i64} -> tensor<f32> {
 // CHECK-NEXT: ^bb0(%[[X:[^:]+]]: tensor<256x128xf32>):
 // CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[X]] {sopt.group = 0 : i64,
 // CHECK-NEXT: %[[R:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, {{.+}}, sopt.mapping = #sopt.mapping<kind = subwarp_rows, {{.+}}, grid = 16>, sopt.result_memory = #sopt.memory<register>} :
@@ -189,45 +189,62 @@ func.func @two_groups_one_wave(%x: tensor<256x128xf32>) -> tensor<f32> {
 
 // -----
 
-// The boundary: 8448 rows, 8 per block, give exactly 1056 blocks = one wave
-// of 256-thread blocks. Still one kernel.
+// The boundary: 4224 rows, 8 per block, give exactly 528 blocks = one wave
+// of 256-thread blocks at 64 registers per thread (4 blocks per SM, which
+// the kernel's launch bounds then demand). Still one kernel.
 // CHECK-LABEL: func.func @two_groups_exactly_one_wave
-// CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<8448x1024xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64, sopt.smem_bytes = 80 : i64} -> tensor<f32> {
-// CHECK: sopt.mapping = #sopt.mapping<kind = warp_rows, {{.+}}, grid = 1056>
-// CHECK: sopt.log {{.+}} sopt.result_memory = #sopt.memory<global>} : tensor<8448xf32>
+// CHECK-NEXT: %[[F:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<4224x1024xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64, sopt.resident_blocks = 4 : i64, sopt.smem_bytes = 48 : i64} -> tensor<f32> {
+// CHECK: sopt.mapping = #sopt.mapping<kind = warp_rows, {{.+}}, grid = 528>
+// CHECK: sopt.log {{.+}} sopt.result_memory = #sopt.memory<global>} : tensor<4224xf32>
 // CHECK-NOT: sopt.fusion
 // CHECK: return %[[F]] : tensor<f32>
-func.func @two_groups_exactly_one_wave(%x: tensor<8448x1024xf32>) -> tensor<f32> {
-  %e = sopt.exp %x : tensor<8448x1024xf32>
-  %r = sopt.reduce sum %e dims = [1] : tensor<8448x1024xf32> -> tensor<8448xf32>
-  %l = sopt.log %r : tensor<8448xf32>
-  %t = sopt.reduce sum %l dims = [0] : tensor<8448xf32> -> tensor<f32>
+func.func @two_groups_exactly_one_wave(%x: tensor<4224x1024xf32>) -> tensor<f32> {
+  %e = sopt.exp %x : tensor<4224x1024xf32>
+  %r = sopt.reduce sum %e dims = [1] : tensor<4224x1024xf32> -> tensor<4224xf32>
+  %l = sopt.log %r : tensor<4224xf32>
+  %t = sopt.reduce sum %l dims = [0] : tensor<4224xf32> -> tensor<f32>
   return %t : tensor<f32>
 }
 
 // -----
 
-// 8456 rows: 1057 blocks, one more than a wave, so no grid-wide barrier: the
+// 4232 rows: 529 blocks, one more than a wave, so no grid-wide barrier: the
 // region is split at the second group into two kernels, in order; the value
 // between them is an ordinary kernel output (no global result_memory mark).
 // CHECK-LABEL: func.func @two_groups_one_block_over
-// CHECK-NEXT: %[[F0:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<8456x1024xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 0 : i64} -> tensor<8456xf32> {
-// CHECK: grid = 1057>
-// CHECK-NEXT: %[[L:[^ ]+]] = sopt.log %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<8456xf32>
-// CHECK-NEXT: sopt.yield %[[L]] : tensor<8456xf32>
+// CHECK-NEXT: %[[F0:[^ ]+]] = sopt.fusion ins(%arg0 : tensor<4232x1024xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 0 : i64} -> tensor<4232xf32> {
+// CHECK: grid = 529>
+// CHECK-NEXT: %[[L:[^ ]+]] = sopt.log %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<4232xf32>
+// CHECK-NEXT: sopt.yield %[[L]] : tensor<4232xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[^ ]+]] = sopt.fusion ins(%[[F0]] : tensor<8456xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 80 : i64} -> tensor<f32> {
-// CHECK-NEXT: ^bb0(%[[A:[^:]+]]: tensor<8456xf32>):
+// CHECK-NEXT: %[[F1:[^ ]+]] = sopt.fusion ins(%[[F0]] : tensor<4232xf32>) attributes {sopt.arg_cache = [unit], sopt.grid_barriers = 0 : i64, sopt.smem_bytes = 48 : i64} -> tensor<f32> {
+// CHECK-NEXT: ^bb0(%[[A:[^:]+]]: tensor<4232xf32>):
 // CHECK-NEXT: %[[T:[^ ]+]] = sopt.reduce sum %[[A]] dims = [0] {sopt.backbone, sopt.group = 0 : i64,
 // CHECK-NEXT: sopt.yield %[[T]] : tensor<f32>
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[F1]] : tensor<f32>
-func.func @two_groups_one_block_over(%x: tensor<8456x1024xf32>) -> tensor<f32> {
-  %e = sopt.exp %x : tensor<8456x1024xf32>
-  %r = sopt.reduce sum %e dims = [1] : tensor<8456x1024xf32> -> tensor<8456xf32>
-  %l = sopt.log %r : tensor<8456xf32>
-  %t = sopt.reduce sum %l dims = [0] : tensor<8456xf32> -> tensor<f32>
+func.func @two_groups_one_block_over(%x: tensor<4232x1024xf32>) -> tensor<f32> {
+  %e = sopt.exp %x : tensor<4232x1024xf32>
+  %r = sopt.reduce sum %e dims = [1] : tensor<4232x1024xf32> -> tensor<4232xf32>
+  %l = sopt.log %r : tensor<4232xf32>
+  %t = sopt.reduce sum %l dims = [0] : tensor<4232xf32> -> tensor<f32>
   return %t : tensor<f32>
+}
+
+// -----
+
+// One kernel runs at one block size: the second group (33 short rows, which
+// alone would take 64-thread blocks) runs at the first group's 256 threads,
+// 64 rows per block.
+// CHECK-LABEL: func.func @two_groups_one_block_size
+// CHECK: sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4224, cols = 1024, threads_per_block = 256, threads_per_row = 32, rows_per_block = 8, blocks_per_row = 1, vector_width = 4, grid = 528>
+// CHECK: sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 33, cols = 128, threads_per_block = 256, threads_per_row = 4, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 1>
+// CHECK-NOT: sopt.fusion
+func.func @two_groups_one_block_size(%x: tensor<4224x1024xf32>) -> tensor<33xf32> {
+  %r = sopt.reduce sum %x dims = [1] : tensor<4224x1024xf32> -> tensor<4224xf32>
+  %s = sopt.reshape %r : tensor<4224xf32> -> tensor<33x128xf32>
+  %m = sopt.reduce max %s dims = [1] : tensor<33x128xf32> -> tensor<33xf32>
+  return %m : tensor<33xf32>
 }
 
 // -----

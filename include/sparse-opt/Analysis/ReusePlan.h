@@ -40,9 +40,15 @@ struct ReusePlan {
   SmallVector<Value> crossGroup;
   int64_t sharedBytes = 0;
   int64_t gridBarriers = 0;
+  /// Blocks every SM must hold at once for the grid-wide barriers between
+  /// groups (0: none); the kernel's launch bounds ask the compiler for it.
+  int64_t residentBlocksPerSM = 0;
   /// Consecutive groups that form one kernel; more than one entry means the
   /// region must be split (a grid-wide barrier would not be legal).
   SmallVector<SmallVector<unsigned>> kernels;
+  /// The groups' mappings by group id: those given, except that the groups
+  /// of a kernel of several run with one block size (the largest).
+  SmallVector<MappingAttr> mappings;
 };
 
 /// Plans `fusion`, whose groups are `grouping` and whose mappings are

@@ -31,6 +31,14 @@ propagateIndexMaps(const FusionGroup &group);
 /// The mapping recorded on one of the group's ops (sopt.mapping), if any.
 MappingAttr getRecordedMapping(const FusionGroup &group);
 
+/// Replaces the mapping recorded on the group's ops by `mapping`.
+void recordMapping(const FusionGroup &group, MappingAttr mapping);
+
+/// `mapping` run by blocks of `threads` threads (a multiple of its threads
+/// per row): the same threads per row, more or fewer rows per block, the grid
+/// resized to match. Groups that share one kernel share its block size.
+MappingAttr withThreadsPerBlock(MappingAttr mapping, int64_t threads);
+
 } // namespace mlir::sopt
 
 #endif // SPARSE_OPT_ANALYSIS_THREADMAPPING_H

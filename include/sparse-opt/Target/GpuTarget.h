@@ -27,14 +27,29 @@ struct GpuTarget {
   int64_t maxBlocksPerSM = 32;
 
   /// Blocks that are resident at once when each uses `threadsPerBlock`
-  /// threads and `sharedBytes` of shared memory: the largest grid that can
-  /// wait at a grid-wide barrier without deadlock.
+  /// threads and `sharedBytes` of shared memory.
   int64_t blocksPerWave(int64_t threadsPerBlock, int64_t sharedBytes) const {
     int64_t perSM = std::min(maxBlocksPerSM, maxThreadsPerSM / threadsPerBlock);
     // The runtime reserves 1 KiB of shared memory per resident block.
     if (sharedBytes > 0)
       perSM = std::min(perSM, sharedMemoryPerSM / (sharedBytes + 1024));
     return perSM * smCount;
+  }
+
+  /// Registers per SM, and the registers per thread that a kernel waiting
+  /// at grid-wide barriers is planned with: its launch bounds then ask the
+  /// compiler for no more, so that the whole grid stays resident without
+  /// squeezing the row values a thread keeps into spills.
+  int64_t registersPerSM = 65536;
+  int64_t registersPerThreadAtBarriers = 64;
+
+  /// The largest grid that can wait at a grid-wide barrier: every block
+  /// resident at once, by threads, shared memory and registers.
+  int64_t residentBlocksPerWave(int64_t threadsPerBlock, int64_t sharedBytes) const {
+    int64_t byRegisters =
+        registersPerSM / (threadsPerBlock * registersPerThreadAtBarriers);
+    return std::min(blocksPerWave(threadsPerBlock, sharedBytes),
+                    std::max<int64_t>(byRegisters, 1) * smCount);
   }
 };
 

@@ -87,7 +87,11 @@ def GroupBackbones : Pass<"sopt-group-backbones"> {
     later reduce over the same iteration space that is linked to the group
     joins it as a sub-backbone (LayerNorm's variance after its mean). Reduces
     over different spaces start groups of their own, and ops linked to no
-    reduce form groups without a backbone. Each op gets `sopt.group`, each
+    reduce form groups without a backbone. An op larger than a group's space
+    (a reduction's result broadcast back to a bigger shape) stays out of it,
+    and an op that could join groups of different spaces joins the one
+    computed last, so that no two groups read from each other (softmax over
+    row sums is the second group, not part of the first). Each op gets `sopt.group`, each
     backbone `sopt.backbone`, each sub-backbone `sopt.sub_backbone`.
 
     ```mlir
@@ -151,8 +155,28 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
     memory, else re-read. Shared buffers are allocated by phase lifetime,
     reusing bytes between buffers that are never live together; the region
     reports `sopt.smem_bytes`. Values passed between groups go through global
-    memory with a grid-wide barrier when every grid fits in one wave;
-    otherwise the region is split into one kernel per side.
+    memory (`sopt.result_memory = #sopt.memory<global>`) with a grid-wide
+    barrier when every grid can be resident at once — by threads, shared
+    memory and 64 registers per thread; the region then records the blocks
+    each SM must hold (`sopt.resident_blocks`), and its groups take one block
+    size, the largest of theirs (more rows per block for the others).
+    Otherwise the region is split into one kernel per side.
+
+    Row sums of 256×128 and their total: both groups fit in one wave, so one
+    kernel with one barrier; the row sums cross in global memory.
+
+    ```mlir
+    %0 = sopt.fusion ins(%x : tensor<256x128xf32>) attributes {
+        sopt.arg_cache = [unit], sopt.grid_barriers = 1 : i64,
+        sopt.resident_blocks = 1 : i64, sopt.smem_bytes = 0 : i64} -> tensor<f32> {
+    ^bb0(%a: tensor<256x128xf32>):
+      %1 = sopt.reduce sum %a dims = [1] {sopt.backbone, sopt.group = 0 : i64,
+          sopt.mapping = #sopt.mapping<kind = subwarp_rows, ..., grid = 16>,
+          sopt.result_memory = #sopt.memory<global>, ...}
+      %2 = sopt.reduce sum %1 dims = [0] {sopt.backbone, sopt.group = 1 : i64, ...}
+      sopt.yield %2 : tensor<f32>
+    }
+    ```
 
     Softmax over 512 rows of 8192 (one row per 256-thread block): both
     reductions go through shared scratch, live in overlapping phases, so they

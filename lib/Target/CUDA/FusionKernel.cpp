@@ -9,6 +9,12 @@
 // reduction come from the register caches the reuse plan chose, or are
 // recomputed.
 //
+// A region of several groups (a reduction whose result feeds a reduction of
+// another shape, planned to fit in one wave) becomes one kernel that runs
+// the groups in turn, at one block size: values crossing groups go through
+// global buffers, and a grid-wide barrier separates a group from the ones
+// it reads.
+//
 //===----------------------------------------------------------------------===//
 
 #include "FusionKernel.h"
@@ -21,7 +27,10 @@
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 
 #include "mlir/IR/AsmState.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -40,14 +49,48 @@ struct Scope {
   DenseMap<std::pair<Value, AffineMap>, std::string> computed;
 };
 
+/// Values a group passes to later groups of its kernel, by the global buffer
+/// (a pointer variable of the value's storage type) that carries them.
+using Exchange = llvm::MapVector<Value, std::string>;
+
+/// One group's code, to be placed in a kernel.
+struct GroupCode {
+  std::string body;    // statements at function scope
+  std::string summary; // what the group does, without the kernel's name
+  KernelLaunch launch; // grid, block, shared bytes, scratch of this group
+};
+
+void writeSignature(llvm::raw_ostream &os, FusionOp fusion, StringRef name,
+                    int64_t threads, int64_t residentBlocks,
+                    StringRef scratch) {
+  os << "extern \"C\" __global__ void __launch_bounds__(" << threads;
+  if (residentBlocks > 1)
+    os << ", " << residentBlocks; // all resident for the grid-wide barriers
+  os << ")\n" << name << "(";
+  SmallVector<std::string> params;
+  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
+    params.push_back("const " + *storageType(tensorType(input).getElementType()) +
+                     " *__restrict__ in" + std::to_string(i));
+  for (auto [i, type] : llvm::enumerate(fusion.getResultTypes()))
+    params.push_back(*storageType(cast<RankedTensorType>(type).getElementType()) +
+                     " *__restrict__ out" + std::to_string(i));
+  if (!scratch.empty())
+    params.push_back(("float *__restrict__ " + scratch).str());
+  llvm::interleave(params, os, ",\n    ");
+  os << ") {\n";
+}
+
 class KernelWriter {
 public:
   KernelWriter(FusionOp fusion, const FusionGroup &group, MappingAttr mapping,
-               StringRef name)
+               StringRef name, const Exchange *exchange = nullptr)
       : fusion(fusion), group(group), backbone(group.backbone),
-        mapping(mapping), name(name.str()), rank(group.domain.size()) {}
+        mapping(mapping), name(name.str()), rank(group.domain.size()),
+        members(group.ops.begin(), group.ops.end()), exchange(exchange) {}
 
   FailureOr<KernelLaunch> write(llvm::raw_ostream &os);
+  /// The group's statements and summary, for a kernel of several groups.
+  FailureOr<GroupCode> writeGroup();
   /// Writes the group as the epilogue functor of the sparse product that
   /// produces input `accumulatorInput` (see emitSparseEpilogue).
   FailureOr<std::string> writeEpilogue(unsigned accumulatorInput, llvm::raw_ostream &os);
@@ -75,6 +118,14 @@ private:
   // --- emission ---------------------------------------------------------
   std::string value(Value v, AffineMap map);
   std::string load(BlockArgument arg, AffineMap map);
+  /// Reads a value another group of the kernel left in its global buffer.
+  std::string loadExchanged(Value v, StringRef buffer, AffineMap map);
+  /// `const T vK = access;` in `scope`, widened to f32 and kept in bounds.
+  std::string scalarLoad(Scope &scope, std::string access, Type elementType);
+  bool isMember(Value v) const {
+    Operation *def = v.getDefiningOp();
+    return def && members.contains(def);
+  }
   std::string compute(Operation *op, ArrayRef<std::string> operands);
   std::string fresh(StringRef prefix) { return (prefix + Twine(counter++)).str(); }
   std::string offsetOf(AffineMap map, ArrayRef<int64_t> shape,
@@ -96,7 +147,6 @@ private:
     return &scope == &row ? "    " : "        ";
   }
 
-  void writeSignature(llvm::raw_ostream &os);
   void writeElementwise(llvm::raw_ostream &os);
   void writeRows(llvm::raw_ostream &os);
   /// The element loop of one phase: reductions, caches and stores of the
@@ -114,6 +164,8 @@ private:
   MappingAttr mapping;
   std::string name;
   int64_t rank;
+  llvm::SmallPtrSet<Operation *, 16> members;
+  const Exchange *exchange;
 
   DenseMap<Value, int64_t> phaseOf;
   int64_t phases = 1;
@@ -176,11 +228,13 @@ LogicalResult KernelWriter::checkSupported() {
 }
 
 void KernelWriter::computePhases() {
-  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+  // Values of other groups are finished before this group starts: inputs.
+  for (Operation *op : group.ops) {
     int64_t p = 0;
-    for (Value operand : op.getOperands())
-      p = std::max(p, phaseOf.lookup(operand));
-    for (Value result : op.getResults())
+    for (Value operand : op->getOperands())
+      if (isMember(operand))
+        p = std::max(p, phaseOf.lookup(operand));
+    for (Value result : op->getResults())
       phaseOf[result] = isa<ReduceOp>(op) ? p + 1 : p;
   }
   for (auto [v, p] : phaseOf)
@@ -215,11 +269,25 @@ std::string KernelWriter::load(BlockArgument arg, AffineMap map) {
         buffer, pointer, offsetOf(map, type.getShape(), chunkDimNames));
     return buffer + "[j]";
   }
+  return scalarLoad(scope, pointer + "[" + offsetOf(map, type.getShape(), dimNames) + "]",
+                    type.getElementType());
+}
+
+std::string KernelWriter::loadExchanged(Value v, StringRef buffer, AffineMap map) {
+  auto type = tensorType(v);
+  // Written by other blocks before the barrier: read through L2 (__ldcg),
+  // never through the non-coherent read-only path.
+  return scalarLoad(scopeFor(map),
+                    "__ldcg(" + buffer.str() + " + " +
+                        offsetOf(map, type.getShape(), dimNames) + ")",
+                    type.getElementType());
+}
+
+std::string KernelWriter::scalarLoad(Scope &scope, std::string access, Type elementType) {
   std::string var = fresh("v");
-  std::string access = pointer + "[" + offsetOf(map, type.getShape(), dimNames) + "]";
-  if (isFloat)
+  if (isa<FloatType>(elementType))
     access = "sopt::toFloat(" + access + ")";
-  std::string ctype = computeType(type.getElementType());
+  std::string ctype = computeType(elementType);
   // Row-scope loads run for every thread of the row loop, also past the
   // last row: keep them in bounds.
   if (&scope == &row && !isElementwise())
@@ -243,7 +311,11 @@ std::string KernelWriter::value(Value v, AffineMap map) {
     assert(map.isIdentity() && "sopt-fuse-sparse-epilogues reads the product in place");
     return "acc";
   }
-  if (auto arg = dyn_cast<BlockArgument>(v);
+  if (def && !isa<ConstantOp>(def) && !members.contains(def)) {
+    // Another group's value: it crossed to this group through global memory.
+    assert(exchange && exchange->count(v) && "sopt-plan-reuse records crossings");
+    result = loadExchanged(v, exchange->lookup(v), map);
+  } else if (auto arg = dyn_cast<BlockArgument>(v);
       arg && !(cached.count(v) && inElement && currentPhase > 0 &&
                map.isIdentity())) {
     result = load(arg, map);
@@ -336,33 +408,25 @@ std::string KernelWriter::compute(Operation *op, ArrayRef<std::string> x) {
       });
 }
 
-void KernelWriter::writeSignature(llvm::raw_ostream &os) {
-  os << "extern \"C\" __global__ void __launch_bounds__("
-     << mapping.getThreadsPerBlock() << ")\n" << name << "(";
-  SmallVector<std::string> params;
-  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
-    params.push_back("const " + *storageType(tensorType(input).getElementType()) +
-                     " *__restrict__ in" + std::to_string(i));
-  for (auto [i, type] : llvm::enumerate(fusion.getResultTypes()))
-    params.push_back(*storageType(cast<RankedTensorType>(type).getElementType()) +
-                     " *__restrict__ out" + std::to_string(i));
-  if (isSplit())
-    params.push_back("float *__restrict__ scratch");
-  llvm::interleave(params, os, ",\n    ");
-  os << ") {\n";
-}
-
 void KernelWriter::storeOutputs(int64_t phase, bool rowScalars) {
-  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues())) {
+  // The region's results, and what later groups of the kernel read.
+  SmallVector<std::pair<Value, std::string>> destinations;
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues()))
+    destinations.push_back({v, "out" + std::to_string(i)});
+  if (exchange)
+    for (auto [v, buffer] : *exchange)
+      destinations.push_back({v, buffer});
+  for (auto [v, out] : destinations) {
     Operation *def = v.getDefiningOp();
-    if (!def || phaseOf.lookup(v) != phase)
+    // Each group stores its own values (splat constants have no group).
+    if (!def || (!members.contains(def) && !isa<ConstantOp>(def)) ||
+        phaseOf.lookup(v) != phase)
       continue;
     AffineMap map = def->getAttrOfType<AffineMapAttr>(attr::kIndexMap).getValue();
     if (!isElementwise() && variesAlongRow(map) == rowScalars)
       continue;
     auto type = tensorType(v);
     std::string storage = *storageType(type.getElementType());
-    std::string out = "out" + std::to_string(i);
     std::string x = value(v, map);
     if (rowScalars) {
       row.body += std::string("    if (rowValid && lane == 0") +
@@ -671,9 +735,10 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
      << "  // Whole blocks iterate together, so every thread reaches each\n"
      << "  // reduction; threads past the last row only contribute identities.\n"
      << (isSplit()
-             ? "  // Every block is resident (cooperative launch): one pass, no stride.\n"
-               "  for (int64_t rowBase = int64_t(blockIdx.x / kBlocksPerRow) * kRowsPerBlock;\n"
-               "       rowBase < kRows; rowBase += kRows) {\n"
+             ? "  // Every block is resident (cooperative launch) and makes one pass;\n"
+               "  // blocks past the last row only meet the grid-wide barriers.\n"
+               "  {\n"
+               "    const int64_t rowBase = int64_t(blockIdx.x / kBlocksPerRow) * kRowsPerBlock;\n"
              : "  for (int64_t rowBase = int64_t(blockIdx.x) * kRowsPerBlock; rowBase < kRows;\n"
                "       rowBase += int64_t(gridDim.x) * kRowsPerBlock) {\n")
      << "    const int64_t row = rowBase + rowInBlock;\n"
@@ -685,6 +750,18 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
 }
 
 FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
+  FailureOr<GroupCode> code = writeGroup();
+  if (failed(code))
+    return failure();
+  code->launch.summary = name + ": " + code->summary;
+  os << "// " << code->launch.summary << "\n";
+  writeSignature(os, fusion, name, mapping.getThreadsPerBlock(),
+                 /*residentBlocks=*/0, isSplit() ? "scratch" : "");
+  os << code->body << "}\n\n";
+  return code->launch;
+}
+
+FailureOr<GroupCode> KernelWriter::writeGroup() {
   if (failed(checkSupported()))
     return failure();
   computePhases();
@@ -711,7 +788,7 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   // The summary: what was fused, how it maps, where values live.
   std::string summary;
   llvm::raw_string_ostream s(summary);
-  s << name << ": " << group.ops.size() << " ops";
+  s << group.ops.size() << " ops";
   if (group.hasBackbone())
     s << " (" << 1 + group.subBackbones.size() << " reductions)";
   s << " | " << stringifyMappingKind(mapping.getKind()) << " " << mapping.getRows()
@@ -728,12 +805,7 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
           : mapping.getThreadsPerRow() <= 32 ? "registers (warp shuffles)"
                                               : "shared memory");
   s << " | " << cached.size() << " row value(s) kept across reductions";
-  launch.summary = summary;
-
-  os << "// " << summary << "\n";
-  writeSignature(os);
-  os << body << "}\n\n";
-  return launch;
+  return GroupCode{body, summary, launch};
 }
 
 FailureOr<std::string> KernelWriter::writeEpilogue(unsigned accumulatorInput,
@@ -764,6 +836,164 @@ FailureOr<std::string> KernelWriter::writeEpilogue(unsigned accumulatorInput,
   return summary;
 }
 
+/// `text` with every non-empty line indented by two more spaces.
+std::string nested(StringRef text) {
+  std::string result;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, line] : llvm::enumerate(lines)) {
+    if (!line.empty())
+      result += "  " + line.str();
+    if (i + 1 < lines.size())
+      result += "\n";
+  }
+  return result;
+}
+
+/// Groups in an order where each comes after the groups it reads from.
+FailureOr<SmallVector<const FusionGroup *>>
+orderGroups(FusionOp fusion, const BackboneGrouping &grouping) {
+  ArrayRef<FusionGroup> groups = grouping.getGroups();
+  SmallVector<llvm::SmallSetVector<unsigned, 4>> readsFrom(groups.size());
+  for (const FusionGroup &group : groups)
+    for (Operation *op : group.ops)
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (const FusionGroup *from = grouping.getGroup(def);
+              from && from != &group)
+            readsFrom[group.id].insert(from->id);
+  SmallVector<const FusionGroup *> order;
+  SmallVector<bool> placed(groups.size(), false);
+  while (order.size() < groups.size()) {
+    bool progress = false;
+    for (const FusionGroup &group : groups) {
+      if (placed[group.id] ||
+          !llvm::all_of(readsFrom[group.id], [&](unsigned id) { return placed[id]; }))
+        continue;
+      placed[group.id] = true;
+      order.push_back(&group);
+      progress = true;
+    }
+    if (!progress)
+      return fusion.emitOpError("holds groups that read from each other; the "
+                                "CUDA emitter needs an order between them");
+  }
+  return order;
+}
+
+/// A region of several groups as one kernel: the groups in turn, each in its
+/// own scope at the kernel's block size, a grid-wide barrier before a group
+/// that reads what an earlier one wrote.
+FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
+                                          const BackboneGrouping &grouping,
+                                          StringRef name, llvm::raw_ostream &os) {
+  FailureOr<SmallVector<const FusionGroup *>> order = orderGroups(fusion, grouping);
+  if (failed(order))
+    return failure();
+  SmallVector<MappingAttr> mappings;
+  for (const FusionGroup &group : grouping.getGroups()) {
+    MappingAttr mapping = getRecordedMapping(group);
+    if (!mapping)
+      return fusion.emitOpError("has no thread mapping; run "
+                                "sopt-propagate-mapping and sopt-plan-reuse first");
+    if (mapping.getThreadsPerBlock() != getRecordedMapping(grouping.getGroups().front())
+                                            .getThreadsPerBlock())
+      return fusion.emitOpError("holds groups of different block sizes; run "
+                                "sopt-plan-reuse, which gives a kernel's groups one");
+    for (Operation *op : group.ops)
+      if (!op->hasAttr(attr::kIndexMap))
+        return op->emitOpError("has no sopt.index_map; run sopt-propagate-mapping");
+    mappings.push_back(mapping);
+  }
+
+  // Each value crossing groups gets a buffer in the kernel's scratch, in its
+  // storage type, 16-byte aligned.
+  Exchange exchange;
+  DenseMap<Value, unsigned> producer;
+  std::string buffers;
+  int64_t scratchFloats = 0;
+  for (const FusionGroup *group : *order)
+    for (Operation *op : group->ops)
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        const FusionGroup *from = def ? grouping.getGroup(def) : nullptr;
+        if (!from || from == group || exchange.count(operand))
+          continue;
+        auto type = tensorType(operand);
+        std::string storage = *storageType(type.getElementType());
+        int64_t bytes = product(type.getShape()) *
+                        ceilDiv(type.getElementTypeBitWidth(), 8);
+        std::string buffer = "x" + std::to_string(exchange.size());
+        buffers += llvm::formatv("  {0} *{1} = reinterpret_cast<{0} *>(kernelScratch + {2});\n",
+                                 storage, buffer, scratchFloats);
+        scratchFloats += ceilDiv(ceilDiv(bytes, 4), 4) * 4;
+        exchange[operand] = buffer;
+        producer[operand] = from->id;
+      }
+
+  int64_t exchangedBytes = 4 * scratchFloats;
+  std::string body, summaries;
+  int64_t grid = 0, barriers = 0, sharedBytes = 0;
+  bool split = false;
+  llvm::SmallDenseSet<unsigned> sinceBarrier; // groups not yet behind a barrier
+  for (const FusionGroup *group : *order) {
+    MappingAttr mapping = mappings[group->id];
+    bool waits = llvm::any_of(group->ops, [&](Operation *op) {
+      return llvm::any_of(op->getOperands(), [&](Value v) {
+        auto it = producer.find(v);
+        return it != producer.end() && sinceBarrier.contains(it->second);
+      });
+    });
+    if (waits) {
+      body += "  // the groups above wrote what the next one reads\n"
+              "  cooperative_groups::this_grid().sync();\n";
+      ++barriers;
+      sinceBarrier.clear();
+    }
+    sinceBarrier.insert(group->id);
+    std::string groupName = (name + "_group" + Twine(group->id)).str();
+    FailureOr<GroupCode> code =
+        KernelWriter(fusion, *group, mapping, groupName, &exchange).writeGroup();
+    if (failed(code))
+      return failure();
+    body += "  { // group " + std::to_string(group->id) + ": " + code->summary + "\n";
+    if (code->launch.cooperative) {
+      // A split reduction's partials, after the exchanged values.
+      body += "    float *__restrict__ scratch = kernelScratch + " +
+              std::to_string(scratchFloats) + ";\n";
+      scratchFloats += code->launch.scratchFloats;
+      split = true;
+    }
+    body += nested(code->body) + "  }\n";
+    summaries += " [group " + std::to_string(group->id) + ": " + code->summary + "]";
+    grid = std::max(grid, code->launch.grid);
+    sharedBytes = std::max(sharedBytes, code->launch.sharedBytes);
+  }
+
+  KernelLaunch launch;
+  launch.name = name.str();
+  launch.grid = grid;
+  launch.block = mappings.front().getThreadsPerBlock();
+  launch.sharedBytes = sharedBytes;
+  launch.cooperative = barriers > 0 || split;
+  launch.scratchFloats = scratchFloats;
+  launch.summary = llvm::formatv("{0}: {1} groups, {2} grid-wide barrier(s), "
+                                 "{3} threads, grid {4}, smem {5} B, {6} B "
+                                 "exchanged through global memory |{7}",
+                                 name, grouping.getGroups().size(), barriers,
+                                 launch.block, grid, sharedBytes,
+                                 exchangedBytes, summaries)
+                       .str();
+  int64_t resident = 0;
+  if (auto attr = fusion->getAttrOfType<IntegerAttr>(attr::kResidentBlocks))
+    resident = attr.getInt();
+  os << "// " << launch.summary << "\n";
+  writeSignature(os, fusion, name, launch.block, resident,
+                 launch.cooperative ? "kernelScratch" : "");
+  os << buffers << body << "}\n\n";
+  return launch;
+}
+
 } // namespace
 
 FailureOr<std::string> sopt::cuda::emitSparseEpilogue(FusionOp fusion,
@@ -786,11 +1016,10 @@ FailureOr<KernelLaunch> sopt::cuda::emitFusionKernel(FusionOp fusion,
                                                      StringRef name,
                                                      llvm::raw_ostream &os) {
   BackboneGrouping grouping(fusion);
-  if (grouping.getGroups().size() != 1)
-    return fusion.emitOpError()
-           << "holds " << grouping.getGroups().size()
-           << " groups joined by grid-wide barriers; the CUDA emitter lowers "
-              "one group per kernel (sopt-plan-reuse splits larger regions)";
+  if (grouping.getGroups().empty())
+    return fusion.emitOpError("computes nothing the CUDA emitter can place in a kernel");
+  if (grouping.getGroups().size() > 1)
+    return writeGroupsKernel(fusion, grouping, name, os);
   const FusionGroup &group = grouping.getGroups().front();
   MappingAttr mapping = getRecordedMapping(group);
   if (!mapping)

@@ -28,6 +28,8 @@ inline constexpr llvm::StringLiteral kSharedSlot = "sopt.smem";     // [offset, 
 inline constexpr llvm::StringLiteral kArgSharedSlot = "sopt.arg_smem";
 inline constexpr llvm::StringLiteral kSharedBytes = "sopt.smem_bytes";
 inline constexpr llvm::StringLiteral kGridBarriers = "sopt.grid_barriers";
+/// Blocks per SM that must be resident for the grid-wide barriers (i64).
+inline constexpr llvm::StringLiteral kResidentBlocks = "sopt.resident_blocks";
 // sopt-fuse-sparse-epilogues: on a sopt.fusion, the input (i64) that is the
 // result of the sparse product this region runs inside as its epilogue.
 inline constexpr llvm::StringLiteral kSparseEpilogue = "sopt.sparse_epilogue";

@@ -1,0 +1,64 @@
+// RUN: sparse-opt %s --emit=cuda -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: FileCheck %s < %t.cu
+
+// A region of three groups (row sums, their maximum, the input scaled by
+// it) that fits in one wave: one cooperative kernel, the groups in turn,
+// a grid-wide barrier before each group that reads an earlier one's value.
+// SUMMARY: scale_kernel0: 3 groups, 2 grid-wide barrier(s), 256 threads, grid 113, smem 0 B, 3136 B exchanged through global memory | [group 0: 1 ops (1 reductions) | subwarp_rows 777x37, 256 threads{{.+}}] [group 1: 1 ops (1 reductions) | warp_rows 1x777, 256 threads{{.+}}] [group 2: 2 ops | elementwise 28749x1, 256 threads{{.+}}]
+// SUMMARY-NOT: scale_kernel1
+
+// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(256)
+// CHECK-NEXT: scale_kernel0(const float *__restrict__ in0,
+// CHECK-NEXT: float *__restrict__ out0,
+// CHECK-NEXT: float *__restrict__ kernelScratch) {
+// Each crossing value has a buffer of its own in the scratch, 16-byte aligned.
+// CHECK-NEXT: float *x0 = reinterpret_cast<float *>(kernelScratch + 0);
+// CHECK-NEXT: float *x1 = reinterpret_cast<float *>(kernelScratch + 780);
+// CHECK-NEXT: { // group 0:
+// CHECK: x0[d0] = sopt::fromFloat<float>(acc{{[0-9]+}});
+// CHECK: cooperative_groups::this_grid().sync();
+// CHECK-NEXT: { // group 1:
+// Read back through L2, never the read-only path.
+// CHECK: sopt::toFloat(__ldcg(x0 + d0))
+// CHECK: x1[0] = sopt::fromFloat<float>(acc{{[0-9]+}});
+// CHECK: cooperative_groups::this_grid().sync();
+// CHECK-NEXT: { // group 2:
+// CHECK: sopt::toFloat(__ldcg(x1 + 0))
+// CHECK: out0[
+// CHECK-NOT: this_grid().sync()
+func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
+  %r = sopt.reduce sum %x dims = [1] : tensor<777x37xf32> -> tensor<777xf32>
+  %m = sopt.reduce max %r dims = [0] : tensor<777xf32> -> tensor<f32>
+  %b = sopt.broadcast %m dims = [] : tensor<f32> -> tensor<777x37xf32>
+  %y = sopt.div %x, %b : tensor<777x37xf32>
+  return %y : tensor<777x37xf32>
+}
+
+// The largest one-wave grid: 528 blocks, 4 per SM, which the launch bounds
+// demand; the second group splits its row over 5 blocks, its partials in the
+// scratch after the exchanged row sums, and the blocks past them only pass
+// the barriers.
+// SUMMARY: wave_kernel0: 2 groups, 1 grid-wide barrier(s), 256 threads, grid 528, smem 48 B, 16896 B exchanged
+// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(256, 4)
+// CHECK-NEXT: wave_kernel0(
+// CHECK: { // group 1: 1 ops (1 reductions) | split_row 1x4224
+// CHECK-NEXT: float *__restrict__ scratch = kernelScratch + 4224;
+// CHECK: const int64_t rowBase = int64_t(blockIdx.x / kBlocksPerRow) * kRowsPerBlock;
+// CHECK: cooperative_groups::this_grid().sync();
+
+// The host functions: the exchanged values and the partials in one scratch
+// buffer, a cooperative launch (which fails rather than hangs when the grid
+// cannot be resident).
+// CHECK: extern "C" cudaError_t scale(
+// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 3136, stream)
+// CHECK: cudaLaunchCooperativeKernel((const void *)scale_kernel0, 113, 256, params, 0, stream)
+// CHECK: extern "C" cudaError_t wave(
+// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 16916, stream)
+// CHECK: cudaLaunchCooperativeKernel((const void *)wave_kernel0, 528, 256, params, 48, stream)
+func.func @wave(%x: tensor<4224x1024xf32>) -> tensor<f32> {
+  %e = sopt.exp %x : tensor<4224x1024xf32>
+  %r = sopt.reduce sum %e dims = [1] : tensor<4224x1024xf32> -> tensor<4224xf32>
+  %l = sopt.log %r : tensor<4224xf32>
+  %t = sopt.reduce sum %l dims = [0] : tensor<4224xf32> -> tensor<f32>
+  return %t : tensor<f32>
+}
