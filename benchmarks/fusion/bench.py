@@ -373,6 +373,10 @@ def run_case(case, lib, args):
     }
     results = {}
     for impl, bench in benches.items():
+        if impl not in args.impls:  # copy and ours always run: the others compare with them
+            results[impl] = {"error": "not run (--impls)"}
+            finish(results[impl], case, impl, tol)
+            continue
         try:
             results[impl] = bench()
         except Exception as err:
@@ -589,6 +593,10 @@ def parse_args():
     p.add_argument("--out", default="bench-out", help="output directory")
     p.add_argument("--gen-dir", help="directory of memory_bound.cu (kernel_summary.txt, provenance.txt)")
     p.add_argument("--cases", default=".", help="regex: run the cases whose name matches")
+    p.add_argument("--impls", default="copy,ours,eager,compile,xla",
+                   type=lambda s: set(s.split(",")) | {"copy", "ours"},
+                   help="comma-separated implementations to time (copy and ours always run); "
+                        "e.g. --impls ours for a quick sweep of compiler variants")
     p.add_argument("--repeats", type=int, default=30, help="timed measurements per implementation (>= 20)")
     p.add_argument("--target-ms", type=float, default=3.0, help="length of one measurement (> 1 ms)")
     p.add_argument("--seed", type=int, default=int.from_bytes(os.urandom(4), "little"))
