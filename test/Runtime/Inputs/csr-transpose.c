@@ -40,8 +40,9 @@ int main(int argc, char **argv) {
   m.coordinates[0] = (int32_t)m.cols;
   sopt_csr bad;
   bad.rows = 99;
-  printf("bad %d: rows=%lld positions=%s\n", sopt_csr_transpose(&m, &bad, NULL),
-         (long long)bad.rows, bad.positions ? "set" : "null");
+  int status = sopt_csr_transpose(&m, &bad, NULL);
+  printf("bad %d: rows=%lld positions=%s\n", status, (long long)bad.rows,
+         bad.positions ? "set" : "null");
   printf("null %d %d\n", sopt_csr_transpose(NULL, &bad, NULL),
          sopt_csr_transpose(&t, NULL, NULL));
   sopt_csr_free(&m);
