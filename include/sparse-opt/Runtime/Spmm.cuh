@@ -17,12 +17,14 @@
 // every lane then reads them back as broadcasts, four at a time.
 //
 // With `TransposeC`, C is stored column-major (Cᵀ row-major, element (row,
-// column) at `c[column * m + row]`) and the epilogue is called with the
-// stored matrix's indices `(column, row)`: a dense x sparse product X · S
-// runs as (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
-// transpose. Each lane then stores its VectorWidth elements one by one;
-// the tile groups of a block hold neighbouring rows, so their stores land in
-// the same L2 lines.
+// column) at `c[column * m + row]`): a dense x sparse product X · S runs as
+// (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
+// transpose. Each lane then stores its VectorWidth elements one by one, at
+// a stride of m elements: on an H100 this pays for vector width 1 (about
+// 1.05x against a row-major store and a tiled transpose) and loses from
+// width 2 up (down to 0.66x), so the compiler uses it for width 1 only
+// (benchmarks/sparse/dense_sparse_bench.cu). The epilogue always gets C's
+// (row, column); SwapIndices adapts one written for Cᵀ.
 //
 // Requirements (checked by launchSpmm): n is a multiple of VectorWidth,
 // k * n fits in int32, the arrays are aligned to their vector width (as
@@ -48,6 +50,20 @@ struct StoreProduct {
     return product;
   }
 };
+
+/// An epilogue written for the indices of Cᵀ (the result Y = Cᵀ of a dense x
+/// sparse product run as Sᵀ · Xᵀ), called with C's.
+template <typename Epilogue> struct SwapIndices {
+  Epilogue epilogue;
+  __device__ __forceinline__ float operator()(int64_t row, int64_t column,
+                                              float product) const {
+    return epilogue(column, row, product);
+  }
+};
+
+template <typename Epilogue> SwapIndices<Epilogue> swapIndices(Epilogue epilogue) {
+  return SwapIndices<Epilogue>{epilogue};
+}
 
 namespace detail {
 
@@ -142,7 +158,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
       if constexpr (TransposeC) {
 #pragma unroll
         for (int v = 0; v < VectorWidth; ++v)
-          c[(column + v) * a.rows + row] = fromFloat<T>(epilogue(column + v, row, acc[r][v]));
+          c[(column + v) * a.rows + row] = fromFloat<T>(epilogue(row, column + v, acc[r][v]));
       } else {
         float out[VectorWidth];
 #pragma unroll

@@ -159,14 +159,23 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder, tablePrefix, a, text,
                           order)))
     return failure();
+  // Dense × sparse: the kernel stores Y = Cᵀ itself when it writes one
+  // element per access anyway (vector width 1); with wider vectors a
+  // row-major Cᵀ and a tiled transpose are faster (docs/Sparse.md).
+  const bool storeTransposed = transposed && s.vectorWidth == 1;
+  std::string out = c.str();
+  if (transposed && !storeTransposed) {
+    out = tablePrefix.str() + "_ct";
+    text.temporaries.push_back({out, element, std::to_string(rows * n)});
+  }
   if (transposed)
     text.body += llvm::formatv(
         "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: tiles of {5} columns "
-        "of Xᵀ, {6} threads each, vectors of {7}, {8} tiles per block, {9}, the result "
-        "stored transposed\n",
+        "of Xᵀ, {6} threads each, vectors of {7}, {8} tiles per block, {9}, {10}\n",
         n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
         s.tileColumns, s.threadsPerTile, s.vectorWidth, s.tilesPerBlock,
-        rowOrderName(s.rowOrder));
+        rowOrderName(s.rowOrder),
+        storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
   else
     text.body += llvm::formatv(
         "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: tiles of {4} columns, {5} threads "
@@ -176,17 +185,20 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
                                      element, rows, inner, a.nnz, a.positions,
                                      a.coordinates, a.values);
+  // An epilogue of Y gets Y's indices, C's swapped.
   std::string epilogueArgs;
-  if (transposed)
-    epilogueArgs = epilogue.empty() ? ", sopt::StoreProduct{}" : ", " + epilogue.str();
-  else if (!epilogue.empty())
-    epilogueArgs = ", " + epilogue.str();
+  if (!epilogue.empty())
+    epilogueArgs = transposed ? ", sopt::swapIndices(" + epilogue.str() + ")"
+                              : ", " + epilogue.str();
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, {10}, "
       "stream{11})));\n",
       element, s.threadsPerTile, s.columnsPerThread(), s.vectorWidth,
-      transposed ? ", /*TransposeC=*/true" : "", matrix, b, n, c, order, s.tilesPerBlock,
-      epilogueArgs);
+      storeTransposed ? ", /*TransposeC=*/true" : "", matrix, b, n, out, order,
+      s.tilesPerBlock, epilogueArgs);
+  if (transposed && !storeTransposed)
+    text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
+                               out, rows, n, c);
   return text;
 }
 
@@ -306,8 +318,11 @@ std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
                         ? "Sᵀ in CSR by cuSPARSE csr2csc on every call (pattern unknown)"
                         : "Sᵀ's pattern transposed at compile time, S's values permuted on "
                           "every call";
-  return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how +
-         "; Xᵀ by a tiled transpose; the kernel stores Y transposed";
+  bool storeTransposed =
+      op.getScheduleAttr() && op.getScheduleAttr().getVectorWidth() == 1;
+  return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how + "; Xᵀ by a tiled transpose; " +
+         (storeTransposed ? "the kernel stores Y transposed"
+                          : "Cᵀ stored row-major, then a tiled transpose to Y");
 }
 
 FailureOr<SparseLaunchText>

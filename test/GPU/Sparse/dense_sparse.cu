@@ -140,18 +140,22 @@ void denseCscF16(Report &report) {
                tolerance<__half>());
 }
 
-/// A hand-set schedule with 4-wide loads of Xᵀ.
+/// A hand-set schedule with 4-wide loads of Xᵀ: Cᵀ stored row-major and
+/// transposed, the bias epilogue indexed by Y's column.
 void denseCscVec4(Report &report) {
   Pattern t = randomPattern("st", 70, 129, [](int64_t c) { return c % 11 == 5 ? 0.0 : 0.3; });
   DeviceCsr<float> csc(t);
-  Tensor<float> x(100 * 129), y(100 * 70);
-  x.randomize();
+  Tensor<float> x(100 * 129), b(70), y(100 * 70);
+  x.randomize(), b.randomize();
   y.poison();
   launch(dense_csc_vec4, x.device, csc.positions.device, csc.coordinates.device,
-         csc.values.device, t.nnz(), y.device);
+         csc.values.device, t.nnz(), b.device, y.device);
   y.download();
-  report.check("dense_csc_vec4 100x129 * CSC 129x70 f32",
-               relativeError(y.values, timesCsc(x.values, 100, t, csc.values.values)),
+  std::vector<double> ref = timesCsc(x.values, 100, t, csc.values.values);
+  for (int64_t i = 0; i < 100; ++i)
+    for (int64_t j = 0; j < 70; ++j)
+      ref[i * 70 + j] += b.values[j];
+  report.check("dense_csc_vec4 100x129 * CSC 129x70 + b f32", relativeError(y.values, ref),
                tolerance<float>());
 }
 

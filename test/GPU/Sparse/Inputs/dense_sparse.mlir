@@ -4,8 +4,9 @@
 // fused as the epilogue on the transposed store), a CSR S whose pattern is
 // known (transposed at compile time), CSR without a pattern (cuSPARSE
 // csr2csc per call) in bf16 with a scale + ReLU epilogue, CSC without a
-// pattern in f16 with one row of X, a hand-set schedule with 4-wide vectors,
-// and a single column of S.
+// pattern in f16 with one row of X, a hand-set schedule with 4-wide vectors
+// (Cᵀ stored row-major, then transposed) and a bias epilogue, and a single
+// column of S.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32 }>
 
@@ -39,11 +40,14 @@ func.func @dense_csc_f16(%x: tensor<1x64xf16>, %s: tensor<64x4099xf16, #CSC>) ->
   return %y : tensor<1x4099xf16>
 }
 
-func.func @dense_csc_vec4(%x: tensor<100x129xf32>, %s: tensor<129x70xf32, #CSC>) -> tensor<100x70xf32> {
+func.func @dense_csc_vec4(%x: tensor<100x129xf32>, %s: tensor<129x70xf32, #CSC>,
+                          %b: tensor<70xf32>) -> tensor<100x70xf32> {
   %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,
       tiles_per_block = 4, vector_width = 4, row_order = natural>}
       : tensor<100x129xf32>, tensor<129x70xf32, #CSC> -> tensor<100x70xf32>
-  return %y : tensor<100x70xf32>
+  %bb = sopt.broadcast %b dims = [1] : tensor<70xf32> -> tensor<100x70xf32>
+  %z = sopt.add %y, %bb : tensor<100x70xf32>
+  return %z : tensor<100x70xf32>
 }
 
 func.func @dense_csr_column(%x: tensor<5x3xf32>, %s: tensor<3x1xf32, #CSR>) -> tensor<5x1xf32> {
