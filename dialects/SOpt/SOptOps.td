@@ -294,12 +294,39 @@ def SOpt_SpmmOp : SOpt_Op<"spmm", [AllElementTypesMatch<["lhs", "rhs", "result"]
         row_order = natural>}
         : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
     ```
+
+    So may a CSR or CSC `rhs` (dense × sparse, `X[m, k] · S[k, n]`): the
+    product then runs on the same kernel as `Yᵀ = Sᵀ · Xᵀ`, and the schedule
+    is that product's — the rows are `S`'s columns and the schedule is
+    checked against `m`, the columns of `Xᵀ` (a linear layer `x · Wᵀ` with
+    `W` in CSR is `x` times a CSC `Wᵀ` that shares `W`'s arrays):
+
+    ```mlir
+    #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+    %y = sopt.spmm %x, %wt {schedule = #sopt.spmm_schedule<tile_columns = 64,
+        threads_per_tile = 16, tiles_per_block = 8, vector_width = 4,
+        row_order = natural>}
+        : tensor<64x512xf32>, tensor<512x1024xf32, #CSC> -> tensor<64x1024xf32>
+    ```
   }];
   let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs,
                        OptionalAttr<SOpt_SpmmScheduleAttr>:$schedule);
   let results = (outs SOpt_FloatTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// Whether the sparse operand is `rhs`: the product runs as
+    /// `(rhsᵀ · lhsᵀ)ᵀ` on the CSR kernel.
+    bool isDenseTimesSparse();
+    /// The sparse operand (`lhs` or `rhs`).
+    ::mlir::Value getSparseOperand() {
+      return isDenseTimesSparse() ? getRhs() : getLhs();
+    }
+    /// The columns of the dense operand of the kernel's `C = A · B`, which
+    /// a schedule is checked against: `n` for sparse × dense, `m` (the rows
+    /// of `lhs`, the columns of `lhsᵀ`) for dense × sparse.
+    int64_t getScheduleColumns();
   }];
   let hasVerifier = 1;
 }

@@ -5,6 +5,7 @@
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+#include "sparse-opt/Runtime/CsrTranspose.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -18,9 +19,14 @@ namespace mlir::sopt {
 
 Value getScheduledSparseOperand(Operation *op) {
   if (auto spmm = dyn_cast<SpmmOp>(op)) {
-    auto lhs = cast<RankedTensorType>(spmm.getLhs().getType());
-    if (getSparseFormat(lhs) == SparseFormat::CSR)
-      return spmm.getLhs();
+    Value sparse = spmm.getSparseOperand();
+    std::optional<SparseFormat> format =
+        getSparseFormat(cast<RankedTensorType>(sparse.getType()));
+    // Dense × sparse runs as Sᵀ · Xᵀ: Sᵀ is CSR when S is CSC, or after a
+    // transpose when S is CSR.
+    if (format == SparseFormat::CSR ||
+        (format == SparseFormat::CSC && spmm.isDenseTimesSparse()))
+      return sparse;
     return nullptr;
   }
   if (auto sddmm = dyn_cast<SddmmOp>(op))
@@ -28,22 +34,37 @@ Value getScheduledSparseOperand(Operation *op) {
   return nullptr;
 }
 
-::sopt::SparsityStats getShapeStats(RankedTensorType type) {
+bool schedulesTranspose(Operation *op) {
+  auto spmm = dyn_cast<SpmmOp>(op);
+  return spmm && spmm.isDenseTimesSparse();
+}
+
+::sopt::SparsityStats getShapeStats(RankedTensorType type, bool transposed) {
   ::sopt::SparsityStats stats;
-  stats.rows = type.getDimSize(0);
-  stats.cols = type.getDimSize(1);
+  stats.rows = type.getDimSize(transposed ? 1 : 0);
+  stats.cols = type.getDimSize(transposed ? 0 : 1);
   return stats; // nnz and row lengths stay unknown (-1)
 }
 
 LogicalResult readPatternStats(llvm::StringRef path,
                                ::sopt::SparsityStats &stats,
-                               std::string &error) {
+                               std::string &error, bool transposed) {
   std::string pathString = path.str();
   char message[1024] = {0};
   sopt_csr csr{};
   if (sopt_csr_read(pathString.c_str(), &csr, message, sizeof(message)) != 0) {
     error = message;
     return failure();
+  }
+  if (transposed) {
+    sopt_csr t{};
+    int status = sopt_csr_transpose(&csr, &t, nullptr);
+    sopt_csr_free(&csr);
+    if (status != 0) {
+      error = pathString + ":0: out of memory transposing the pattern";
+      return failure();
+    }
+    csr = t;
   }
   stats = ::sopt::sparsityStats(csr.positions, csr.rows, csr.cols);
   sopt_csr_free(&csr);
@@ -74,10 +95,9 @@ Attribute chooseSparseSchedule(Operation *op,
   MLIRContext *context = op->getContext();
   return llvm::TypeSwitch<Operation *, Attribute>(op)
       .Case([&](SpmmOp spmm) -> Attribute {
-        auto rhs = cast<RankedTensorType>(spmm.getRhs().getType());
         ::sopt::SpmmSchedule s = ::sopt::chooseSpmmSchedule(
-            stats, rhs.getDimSize(1),
-            getScheduleElementBytes(rhs.getElementType()));
+            stats, spmm.getScheduleColumns(),
+            getScheduleElementBytes(spmm.getType().getElementType()));
         return getSpmmScheduleAttr(context, s);
       })
       .Case([&](SddmmOp sddmm) -> Attribute {

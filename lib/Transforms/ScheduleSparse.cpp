@@ -9,6 +9,7 @@
 
 #include "sparse-opt/Analysis/SparseScheduling.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "sparse-opt/Transforms/Passes.h"
 
@@ -50,7 +51,8 @@ struct ScheduleSparsePass
       Value sparse = getScheduledSparseOperand(op);
       if (!sparse)
         return;
-      std::optional<::sopt::SparsityStats> stats = getStats(sparse);
+      std::optional<::sopt::SparsityStats> stats =
+          getStats(sparse, schedulesTranspose(op));
       if (!stats) {
         failedAny = true;
         return;
@@ -84,12 +86,11 @@ struct ScheduleSparsePass
   /// heuristics may face a product no schedule of the kernel can run (an
   /// SDDMM whose inner dimension exceeds 32 lanes' registers).
   static std::string checkChosen(Operation *op, Attribute schedule) {
-    if (auto spmm = dyn_cast<SpmmOp>(op)) {
-      auto rhs = cast<RankedTensorType>(spmm.getRhs().getType());
+    if (auto spmm = dyn_cast<SpmmOp>(op))
       return ::sopt::checkSpmmSchedule(
           toRuntimeSchedule(cast<SpmmScheduleAttr>(schedule)),
-          rhs.getDimSize(1), getScheduleElementBytes(rhs.getElementType()));
-    }
+          spmm.getScheduleColumns(),
+          getScheduleElementBytes(spmm.getType().getElementType()));
     auto sddmm = cast<SddmmOp>(op);
     auto lhs = cast<RankedTensorType>(sddmm.getLhs().getType());
     return ::sopt::checkSddmmSchedule(
@@ -98,33 +99,48 @@ struct ScheduleSparsePass
         getScheduleElementBytes(lhs.getElementType()));
   }
 
-  /// What is known of `sparse`: a pattern file's statistics when it is a
-  /// function argument with sopt.sparsity_pattern, else its shape. nullopt
-  /// when the pattern is unusable (reported once per argument).
-  std::optional<::sopt::SparsityStats> getStats(Value sparse) {
+  /// What is known of `sparse` (of its transpose when `transposed`): a
+  /// pattern file's statistics when it is a function argument with
+  /// sopt.sparsity_pattern, else its shape. nullopt when the pattern is
+  /// unusable (reported once per argument). A pattern file holds the arrays
+  /// the caller passes: a CSR matrix's, or for a CSC matrix those of its
+  /// transpose in CSR.
+  std::optional<::sopt::SparsityStats> getStats(Value sparse, bool transposed) {
     auto type = cast<RankedTensorType>(sparse.getType());
+    bool csc = getSparseFormat(type) == SparseFormat::CSC;
     auto arg = dyn_cast<BlockArgument>(sparse);
     if (!arg || !arg.getOwner()->isEntryBlock())
-      return getShapeStats(type);
+      return getShapeStats(type, transposed);
     auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
     if (!function)
-      return getShapeStats(type);
+      return getShapeStats(type, transposed);
     Attribute patternAttr =
         function.getArgAttr(arg.getArgNumber(), attr::kSparsityPattern);
     if (!patternAttr)
-      return getShapeStats(type);
-    auto known = argumentStats.find(sparse);
+      return getShapeStats(type, transposed);
+    auto key = std::make_pair(sparse, unsigned(transposed));
+    auto known = argumentStats.find(key);
     if (known != argumentStats.end())
       return known->second;
-    std::optional<::sopt::SparsityStats> stats =
-        readArgumentPattern(function, arg, type, patternAttr);
-    argumentStats[sparse] = stats;
+    // An argument that failed once is reported once.
+    auto other = std::make_pair(sparse, unsigned(!transposed));
+    if (argumentStats.count(other) && !argumentStats.lookup(other))
+      return std::nullopt;
+    std::optional<::sopt::SparsityStats> stats = readArgumentPattern(
+        function, arg, type, patternAttr, /*fileIsTranspose=*/csc,
+        /*transposeFile=*/transposed != csc);
+    argumentStats[key] = stats;
     return stats;
   }
 
+  /// The statistics of the pattern file of `arg`, of the file's transpose
+  /// when `transposeFile`. `fileIsTranspose`: the file holds `arg`'s
+  /// transpose (a CSC argument).
   std::optional<::sopt::SparsityStats>
   readArgumentPattern(FunctionOpInterface function, BlockArgument arg,
-                      RankedTensorType type, Attribute patternAttr) {
+                      RankedTensorType type, Attribute patternAttr,
+                      bool fileIsTranspose, bool transposeFile) {
+    const bool transposed = transposeFile;
     auto path = dyn_cast<StringAttr>(patternAttr);
     if (!path) {
       emitError(arg.getLoc())
@@ -134,11 +150,14 @@ struct ScheduleSparsePass
       return std::nullopt;
     }
     std::string resolved = resolvePatternPath(path.getValue(), function.getLoc());
-    auto [it, inserted] = patterns.try_emplace(resolved);
+    auto [it, inserted] =
+        patterns.try_emplace(transposed ? resolved + " (transposed)" : resolved);
     PatternFile &file = it->second;
     if (inserted) {
-      LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << resolved << "\n");
-      file.ok = succeeded(readPatternStats(resolved, file.stats, file.error));
+      LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << resolved
+                              << (transposed ? ", transposed" : "") << "\n");
+      file.ok = succeeded(
+          readPatternStats(resolved, file.stats, file.error, transposed));
     }
     if (!file.ok) {
       InFlightDiagnostic diag = emitError(arg.getLoc())
@@ -153,13 +172,22 @@ struct ScheduleSparsePass
             << "', then in the current directory";
       return std::nullopt;
     }
-    if (file.stats.rows != type.getDimSize(0) ||
-        file.stats.cols != type.getDimSize(1)) {
-      emitError(arg.getLoc())
+    // The file's own rows and columns (the statistics' are swapped when
+    // transposed).
+    int64_t rows = transposed ? file.stats.cols : file.stats.rows;
+    int64_t cols = transposed ? file.stats.rows : file.stats.cols;
+    int64_t expectedRows = type.getDimSize(fileIsTranspose ? 1 : 0);
+    int64_t expectedCols = type.getDimSize(fileIsTranspose ? 0 : 1);
+    if (rows != expectedRows || cols != expectedCols) {
+      InFlightDiagnostic diag =
+          emitError(arg.getLoc())
           << "the sparsity pattern of argument #" << arg.getArgNumber()
-          << " (" << resolved << ") is " << file.stats.rows << "x"
-          << file.stats.cols << ", but the argument is " << type.getDimSize(0)
-          << "x" << type.getDimSize(1);
+          << " (" << resolved << ") is " << rows << "x" << cols
+          << ", but the argument is " << type.getDimSize(0) << "x"
+          << type.getDimSize(1);
+      if (fileIsTranspose)
+        diag << " in CSC (its arrays, and the file, are those of its "
+             << expectedRows << "x" << expectedCols << " transpose in CSR)";
       return std::nullopt;
     }
     return file.stats;
@@ -167,8 +195,10 @@ struct ScheduleSparsePass
 
   /// Pattern files by resolved path: each is read once per run.
   llvm::StringMap<PatternFile> patterns;
-  /// Function arguments whose pattern was looked at (nullopt: reported).
-  DenseMap<Value, std::optional<::sopt::SparsityStats>> argumentStats;
+  /// Function arguments whose pattern was looked at, as is or transposed
+  /// (nullopt: reported).
+  DenseMap<std::pair<Value, unsigned>, std::optional<::sopt::SparsityStats>>
+      argumentStats;
 };
 
 } // namespace

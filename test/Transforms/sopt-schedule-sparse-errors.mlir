@@ -54,3 +54,15 @@ func.func @sddmm_k_too_large(%a: tensor<64x4096xf64>, %s: tensor<64x64xf64, #CSR
   %0 = sopt.sddmm %a, %a, %s transpose_rhs : tensor<64x4096xf64>, tensor<64x4096xf64>, tensor<64x64xf64, #CSR> -> tensor<64x64xf64, #CSR>
   return %0 : tensor<64x64xf64, #CSR>
 }
+
+// -----
+
+// A CSC argument's file holds the arrays passed, those of its transpose in
+// CSR: an 8 x 16 CSC matrix needs a 16 x 8 file, not the 8 x 16 one.
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @csc_transposed_file(%x: tensor<4x8xf32>,
+                // expected-error-re @+1 {{the sparsity pattern of argument #1 ({{.*}}Inputs/schedule-skewed-rows.smtx) is 8x16, but the argument is 8x16 in CSC (its arrays, and the file, are those of its 16x8 transpose in CSR)}}
+                %s: tensor<8x16xf32, #CSC> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"}) -> tensor<4x16xf32> {
+  %y = sopt.spmm %x, %s : tensor<4x8xf32>, tensor<8x16xf32, #CSC> -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}

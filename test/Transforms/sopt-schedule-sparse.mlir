@@ -94,19 +94,42 @@ func.func @spmm_f16_narrow(%w: tensor<65536x64xf16, #CSR>, %x: tensor<64x32xf16>
 
 // -----
 
-// Only CSR × dense takes a schedule: CSC or BSR lhs and a sparse rhs get none.
-#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// Only the CSR kernel takes a schedule: CSC or BSR lhs and a BSR rhs get none.
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
 #BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
 // CHECK-LABEL: func.func @spmm_unscheduled
 // CHECK-NOT: schedule
 // CHECK: return
 func.func @spmm_unscheduled(%csc: tensor<64x64xf32, #CSC>, %bsr: tensor<64x64xf32, #BSR>,
-                            %csr: tensor<64x64xf32, #CSR>, %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
+                            %x: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) {
   %0 = sopt.spmm %csc, %x : tensor<64x64xf32, #CSC>, tensor<64x64xf32> -> tensor<64x64xf32>
   %1 = sopt.spmm %bsr, %x : tensor<64x64xf32, #BSR>, tensor<64x64xf32> -> tensor<64x64xf32>
-  %2 = sopt.spmm %x, %csr : tensor<64x64xf32>, tensor<64x64xf32, #CSR> -> tensor<64x64xf32>
+  %2 = sopt.spmm %x, %bsr : tensor<64x64xf32>, tensor<64x64xf32, #BSR> -> tensor<64x64xf32>
   return %0, %1, %2 : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>
+}
+
+// -----
+
+// Dense × sparse, X[m, k] · S[k, n] with S in CSR or CSC, runs as Sᵀ · Xᵀ:
+// the schedule is that of an n x k CSR matrix times k x m. Here n = 1024
+// rows, m = 256 columns: 1024 * 256 / 135168 = 1.9 -> 1 column per thread,
+// scalar accesses, tiles of 32 lanes (as @spmm_n256 above). m = 8192: 62 ->
+// 16 columns per thread, vector 4, tile 512.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+// CHECK-LABEL: func.func @dense_times_sparse
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
+// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
+// CHECK: sopt.spmm %arg3, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// PIPE-LABEL: func.func @dense_times_sparse
+// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
+func.func @dense_times_sparse(%x: tensor<256x512xf32>, %csr: tensor<512x1024xf32, #CSR>,
+                              %csc: tensor<512x1024xf32, #CSC>, %big: tensor<8192x512xf32>)
+    -> (tensor<256x1024xf32>, tensor<256x1024xf32>, tensor<8192x1024xf32>) {
+  %0 = sopt.spmm %x, %csr : tensor<256x512xf32>, tensor<512x1024xf32, #CSR> -> tensor<256x1024xf32>
+  %1 = sopt.spmm %x, %csc : tensor<256x512xf32>, tensor<512x1024xf32, #CSC> -> tensor<256x1024xf32>
+  %2 = sopt.spmm %big, %csr : tensor<8192x512xf32>, tensor<512x1024xf32, #CSR> -> tensor<8192x1024xf32>
+  return %0, %1, %2 : tensor<256x1024xf32>, tensor<256x1024xf32>, tensor<8192x1024xf32>
 }
 
 // -----
@@ -233,4 +256,31 @@ func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inp
   %d = sopt.sddmm %a, %b, %w transpose_rhs : tensor<8x2048xf32>, tensor<16x2048xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   %dl = sopt.sddmm %la, %lb, %w transpose_rhs : tensor<8x4096xf32>, tensor<16x4096xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %dh, %d, %dl : tensor<8x16xf16, #CSR>, tensor<8x16xf32, #CSR>, tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// Dense × sparse with a known pattern: the schedule sees Sᵀ's rows. A CSR S
+// (the 8 x 16 skewed file) is transposed: its 16 columns hold 0 or 1
+// entries, the longest longer than the mean (0.75), so by_length. A CSC S
+// is passed as the arrays of Sᵀ in CSR, and its file holds those: the
+// 16 x 8 CSC argument takes the 8 x 16 file, whose rows are Sᵀ's (5, 0, 1,
+// 2, ...): by_length.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+// CHECK-LABEL: func.func @dense_times_pattern
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<{{.*}}row_order = by_length>} : tensor<4x8xf32>, tensor<8x16xf32, #{{.*}}> -> tensor<4x16xf32>
+// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<{{.*}}row_order = by_length>} : tensor<4x16xf32>, tensor<16x8xf32, #{{.*}}> -> tensor<4x8xf32>
+// The same CSR argument also as the lhs of a product: its own rows.
+// CHECK: sopt.spmm %arg1, %arg4 {schedule = #sopt.spmm_schedule<{{.*}}row_order = by_length>}
+func.func @dense_times_pattern(%x: tensor<4x8xf32>,
+                               %s: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                               %x2: tensor<4x16xf32>,
+                               %st: tensor<16x8xf32, #CSC> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
+                               %d: tensor<16x32xf32>)
+    -> (tensor<4x16xf32>, tensor<4x8xf32>, tensor<8x32xf32>) {
+  %0 = sopt.spmm %x, %s : tensor<4x8xf32>, tensor<8x16xf32, #CSR> -> tensor<4x16xf32>
+  %1 = sopt.spmm %x2, %st : tensor<4x16xf32>, tensor<16x8xf32, #CSC> -> tensor<4x8xf32>
+  %2 = sopt.spmm %s, %d : tensor<8x16xf32, #CSR>, tensor<16x32xf32> -> tensor<8x32xf32>
+  return %0, %1, %2 : tensor<4x16xf32>, tensor<4x8xf32>, tensor<8x32xf32>
 }

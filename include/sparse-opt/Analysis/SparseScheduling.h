@@ -22,20 +22,28 @@
 namespace mlir::sopt {
 
 /// The sparse operand a schedule of `op` is chosen for: the CSR lhs of an
-/// sopt.spmm, the pattern of an sopt.sddmm. Null when `op` takes no schedule
-/// (another op, or an spmm whose sparse operand is not a CSR lhs).
+/// sopt.spmm (sparse × dense), its CSR or CSC rhs (dense × sparse), the
+/// pattern of an sopt.sddmm. Null when `op` takes no schedule (another op,
+/// or an spmm whose sparse operand is a CSC lhs or BSR).
 Value getScheduledSparseOperand(Operation *op);
 
-/// What a sparse operand's type alone tells: rows and columns; nnz and row
-/// lengths unknown (nnz = -1).
-::sopt::SparsityStats getShapeStats(RankedTensorType type);
+/// Whether the schedule of `op` is for the transpose of its scheduled
+/// sparse operand: a dense × sparse spmm runs as Sᵀ · Xᵀ, whose rows are
+/// S's columns.
+bool schedulesTranspose(Operation *op);
+
+/// What a sparse operand's type alone tells: rows and columns (swapped when
+/// `transposed`); nnz and row lengths unknown (nnz = -1).
+::sopt::SparsityStats getShapeStats(RankedTensorType type,
+                                    bool transposed = false);
 
 /// The row statistics of the CSR pattern in `path` (.mtx or .smtx, read with
-/// sopt_csr_read), with its rows and columns. On failure, sets `error` to
-/// the reader's "<path>:<line>: <message>".
+/// sopt_csr_read), with its rows and columns; of its transpose (the column
+/// statistics, rows and columns swapped) when `transposed`. On failure, sets
+/// `error` to the reader's "<path>:<line>: <message>".
 LogicalResult readPatternStats(llvm::StringRef path,
                                ::sopt::SparsityStats &stats,
-                               std::string &error);
+                               std::string &error, bool transposed = false);
 
 /// The directory of the file `loc` names (the first file location in it),
 /// or "" when it names none or a file without a directory.

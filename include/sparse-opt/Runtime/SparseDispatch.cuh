@@ -21,35 +21,35 @@ namespace sopt {
 
 namespace detail {
 
-template <typename T, int Threads, int PerThread, int Vector>
+template <typename T, bool TransposeC, int Threads, int PerThread, int Vector>
 cudaError_t spmmWithVector(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
   if constexpr (PerThread % Vector == 0 && Vector * sizeof(T) <= 16)
-    return launchSpmm<T, Threads, PerThread, Vector>(a, b, n, c, rowOrder, s.tilesPerBlock,
-                                                     stream);
+    return launchSpmm<T, Threads, PerThread, Vector, TransposeC>(a, b, n, c, rowOrder,
+                                                                 s.tilesPerBlock, stream);
   return cudaErrorInvalidValue;
 }
 
-template <typename T, int Threads, int PerThread>
+template <typename T, bool TransposeC, int Threads, int PerThread>
 cudaError_t spmmWithColumns(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
                             int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
   switch (s.vectorWidth) {
-  case 1: return spmmWithVector<T, Threads, PerThread, 1>(s, a, b, n, c, rowOrder, stream);
-  case 2: return spmmWithVector<T, Threads, PerThread, 2>(s, a, b, n, c, rowOrder, stream);
-  case 4: return spmmWithVector<T, Threads, PerThread, 4>(s, a, b, n, c, rowOrder, stream);
+  case 1: return spmmWithVector<T, TransposeC, Threads, PerThread, 1>(s, a, b, n, c, rowOrder, stream);
+  case 2: return spmmWithVector<T, TransposeC, Threads, PerThread, 2>(s, a, b, n, c, rowOrder, stream);
+  case 4: return spmmWithVector<T, TransposeC, Threads, PerThread, 4>(s, a, b, n, c, rowOrder, stream);
   }
   return cudaErrorInvalidValue;
 }
 
-template <typename T, int Threads>
+template <typename T, bool TransposeC, int Threads>
 cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
                             int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
   switch (s.columnsPerThread()) {
-  case 1: return spmmWithColumns<T, Threads, 1>(s, a, b, n, c, rowOrder, stream);
-  case 2: return spmmWithColumns<T, Threads, 2>(s, a, b, n, c, rowOrder, stream);
-  case 4: return spmmWithColumns<T, Threads, 4>(s, a, b, n, c, rowOrder, stream);
-  case 8: return spmmWithColumns<T, Threads, 8>(s, a, b, n, c, rowOrder, stream);
-  case 16: return spmmWithColumns<T, Threads, 16>(s, a, b, n, c, rowOrder, stream);
+  case 1: return spmmWithColumns<T, TransposeC, Threads, 1>(s, a, b, n, c, rowOrder, stream);
+  case 2: return spmmWithColumns<T, TransposeC, Threads, 2>(s, a, b, n, c, rowOrder, stream);
+  case 4: return spmmWithColumns<T, TransposeC, Threads, 4>(s, a, b, n, c, rowOrder, stream);
+  case 8: return spmmWithColumns<T, TransposeC, Threads, 8>(s, a, b, n, c, rowOrder, stream);
+  case 16: return spmmWithColumns<T, TransposeC, Threads, 16>(s, a, b, n, c, rowOrder, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -98,20 +98,20 @@ cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 } // namespace detail
 
 /// C = A · B under schedule `s` (rows in `rowOrder` when s.rowOrder is
-/// ByLength; the caller prepares it with sopt_csr_row_order).
-/// cudaErrorInvalidValue when the schedule is not one checkSpmmSchedule
-/// accepts for these shapes.
-template <typename T>
+/// ByLength; the caller prepares it with sopt_csr_row_order), C stored
+/// column-major with `TransposeC` (Spmm.cuh). cudaErrorInvalidValue when the
+/// schedule is not one checkSpmmSchedule accepts for these shapes.
+template <typename T, bool TransposeC = false>
 cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
                     T *c, const int32_t *rowOrder, cudaStream_t stream) {
   if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
   switch (s.threadsPerTile) {
-  case 4: return detail::spmmWithThreads<T, 4>(s, a, b, n, c, order, stream);
-  case 8: return detail::spmmWithThreads<T, 8>(s, a, b, n, c, order, stream);
-  case 16: return detail::spmmWithThreads<T, 16>(s, a, b, n, c, order, stream);
-  case 32: return detail::spmmWithThreads<T, 32>(s, a, b, n, c, order, stream);
+  case 4: return detail::spmmWithThreads<T, TransposeC, 4>(s, a, b, n, c, order, stream);
+  case 8: return detail::spmmWithThreads<T, TransposeC, 8>(s, a, b, n, c, order, stream);
+  case 16: return detail::spmmWithThreads<T, TransposeC, 16>(s, a, b, n, c, order, stream);
+  case 32: return detail::spmmWithThreads<T, TransposeC, 32>(s, a, b, n, c, order, stream);
   }
   return cudaErrorInvalidValue;
 }

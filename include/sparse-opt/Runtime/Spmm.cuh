@@ -16,6 +16,16 @@
 // values in shared memory, `ThreadsPerTile * VectorWidth` entries at a time;
 // every lane then reads them back as broadcasts, four at a time.
 //
+// With `TransposeC`, C is stored column-major (Cᵀ row-major, element (row,
+// column) at `c[column * m + row]`): a dense x sparse product X · S runs as
+// (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
+// transpose. Each lane then stores its VectorWidth elements one by one, at
+// a stride of m elements: on an H100 this pays for vector width 1 (about
+// 1.05x against a row-major store and a tiled transpose) and loses from
+// width 2 up (down to 0.66x), so the compiler uses it for width 1 only
+// (benchmarks/sparse/dense_sparse_bench.cu). The epilogue always gets C's
+// (row, column); SwapIndices adapts one written for Cᵀ.
+//
 // Requirements (checked by launchSpmm): n is a multiple of VectorWidth,
 // k * n fits in int32, the arrays are aligned to their vector width (as
 // cudaMalloc'd buffers are).
@@ -41,6 +51,20 @@ struct StoreProduct {
   }
 };
 
+/// An epilogue written for the indices of Cᵀ (the result Y = Cᵀ of a dense x
+/// sparse product run as Sᵀ · Xᵀ), called with C's.
+template <typename Epilogue> struct SwapIndices {
+  Epilogue epilogue;
+  __device__ __forceinline__ float operator()(int64_t row, int64_t column,
+                                              float product) const {
+    return epilogue(column, row, product);
+  }
+};
+
+template <typename Epilogue> SwapIndices<Epilogue> swapIndices(Epilogue epilogue) {
+  return SwapIndices<Epilogue>{epilogue};
+}
+
 namespace detail {
 
 /// The lanes of the warp that form the calling lane's tile group.
@@ -56,7 +80,7 @@ template <int ThreadsPerTile> __device__ __forceinline__ unsigned tileGroupMask(
 } // namespace detail
 
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
-          typename Epilogue>
+          bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     spmmKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
                const int32_t *__restrict__ rowOrder, Epilogue epilogue) {
@@ -131,20 +155,27 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   for (int r = 0; r < kRepeats; ++r) {
     const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
     if (column < n) {
-      float out[VectorWidth];
+      if constexpr (TransposeC) {
 #pragma unroll
-      for (int v = 0; v < VectorWidth; ++v)
-        out[v] = epilogue(row, column + v, acc[r][v]);
-      storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
+        for (int v = 0; v < VectorWidth; ++v)
+          c[(column + v) * a.rows + row] = fromFloat<T>(epilogue(row, column + v, acc[r][v]));
+      } else {
+        float out[VectorWidth];
+#pragma unroll
+        for (int v = 0; v < VectorWidth; ++v)
+          out[v] = epilogue(row, column + v, acc[r][v]);
+        storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
+      }
     }
   }
 }
 
 /// Launches the SpMM kernel: `tilesPerBlock` tile groups per block, rows in
-/// `rowOrder` (longest first; nullptr for row 0 first). Returns
-/// cudaErrorInvalidValue when the shapes break the requirements above.
+/// `rowOrder` (longest first; nullptr for row 0 first), C row-major or, with
+/// `TransposeC`, column-major. Returns cudaErrorInvalidValue when the shapes
+/// break the requirements above.
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
-          typename Epilogue = StoreProduct>
+          bool TransposeC = false, typename Epilogue = StoreProduct>
 cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
                        const int32_t *rowOrder, int tilesPerBlock, cudaStream_t stream,
                        Epilogue epilogue = {}) {
@@ -161,7 +192,7 @@ cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   if (blocks > INT32_MAX)
     return cudaErrorInvalidValue;
   const size_t shared = size_t(tilesPerBlock) * kStaged * (sizeof(int32_t) + sizeof(float));
-  spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, Epilogue>
+  spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, Epilogue>
       <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, epilogue);
   return cudaGetLastError();
 }

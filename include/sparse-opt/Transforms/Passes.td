@@ -213,20 +213,27 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
 def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
   let summary = "Choose the tile schedules of SpMM and SDDMM kernels";
   let description = [{
-    Gives every `sopt.spmm` whose `lhs` is CSR (sparse × dense) and every
-    `sopt.sddmm` a `schedule` attribute (`#sopt.spmm_schedule`,
-    `#sopt.sddmm_schedule`), chosen by the host runtime's heuristics
-    (`sopt::chooseSpmmSchedule`, `sopt::chooseSddmmSchedule` in
-    `sparse-opt/Runtime/SparseSchedule.h`) from the product's shape and
-    element type. A schedule already present (set by hand) is kept. Other
-    spmm forms (CSC or BSR `lhs`, sparse `rhs`) get none.
+    Gives every `sopt.spmm` whose `lhs` is CSR (sparse × dense) or whose
+    `rhs` is CSR or CSC (dense × sparse), and every `sopt.sddmm`, a
+    `schedule` attribute (`#sopt.spmm_schedule`, `#sopt.sddmm_schedule`),
+    chosen by the host runtime's heuristics (`sopt::chooseSpmmSchedule`,
+    `sopt::chooseSddmmSchedule` in `sparse-opt/Runtime/SparseSchedule.h`)
+    from the product's shape and element type. A dense × sparse product
+    `X[m, k] · S[k, n]` runs as `Sᵀ · Xᵀ` on the CSR kernel, so its schedule
+    is chosen for an `n x k` CSR matrix (`Sᵀ`) times `k x m`. A schedule
+    already present (set by hand) is kept. Other spmm forms (CSC or BSR
+    `lhs`, BSR `rhs`) get none.
 
     When the sparse operand is a function argument carrying
     `sopt.sparsity_pattern = "<file>"` (a `.mtx` or `.smtx` file: a pattern
     known ahead of time, such as a pruned weight), the file is read once per
     path, its rows and columns must match the argument's type, and its row
     lengths inform the choice: rows of different lengths are visited longest
-    first (`row_order = by_length`). A relative path is resolved against the
+    first (`row_order = by_length`). The file holds the arrays the caller
+    passes: a CSR matrix's, or for a CSC argument those of its transpose in
+    CSR (so an `n x k` file for a `k x n` CSC argument: `x · Wᵀ` takes `W`'s
+    own file). For dense × sparse the statistics are those of `Sᵀ`'s rows (a
+    CSR `S`'s file is transposed to get them). A relative path is resolved against the
     directory of the function's MLIR file, else the current directory. A
     file that cannot be read, a malformed file (the reader's
     `file:line: message` is reported), a size mismatch, or a product no

@@ -273,21 +273,32 @@ LogicalResult SpmmOp::verify() {
   SpmmScheduleAttr schedule = getScheduleAttr();
   if (!schedule)
     return success();
-  // The schedule parametrises the CSR × dense kernel only.
-  if (!lhsSparse)
+  // The schedule parametrises the CSR × dense kernel, which also runs a
+  // dense × CSR/CSC product transposed.
+  if (lhsSparse && getSparseFormat(lhs) != SparseFormat::CSR)
     return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
-                            "lhs (sparse × dense), but the sparse operand is "
-                            "rhs";
-  if (getSparseFormat(lhs) != SparseFormat::CSR)
-    return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
-                            "lhs (sparse × dense), but lhs is "
+                            "lhs (sparse × dense) or a CSR or CSC rhs (dense × "
+                            "sparse), but lhs is "
                          << stringifySparseFormat(*getSparseFormat(lhs));
+  if (rhsSparse && getSparseFormat(rhs) == SparseFormat::BSR)
+    return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
+                            "lhs (sparse × dense) or a CSR or CSC rhs (dense × "
+                            "sparse), but rhs is BSR";
   std::string reason = ::sopt::checkSpmmSchedule(
-      toRuntimeSchedule(schedule), rhs.getDimSize(1),
+      toRuntimeSchedule(schedule), getScheduleColumns(),
       getScheduleElementBytes(lhs.getElementType()));
   if (!reason.empty())
     return emitOpError() << "has an invalid schedule: " << reason;
   return success();
+}
+
+bool SpmmOp::isDenseTimesSparse() {
+  return sparse_tensor::getSparseTensorEncoding(getRhs().getType()) != nullptr;
+}
+
+int64_t SpmmOp::getScheduleColumns() {
+  return isDenseTimesSparse() ? getLhs().getType().getDimSize(0)
+                              : getRhs().getType().getDimSize(1);
 }
 
 LogicalResult SddmmOp::verify() {

@@ -3,6 +3,7 @@
 #include "sparse-opt/Target/CUDA/EmitCuda.h"
 
 #include "FusionKernel.h"
+#include "SparseLaunch.h"
 #include "HostFunction.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -64,6 +65,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   llvm::raw_string_ostream kernelsOs(kernelsText), hostOs(hostText);
   DenseMap<Operation *, cuda::KernelLaunch> kernels;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
+  // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
+  bool usesCusparseTranspose = false;
 
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
@@ -80,11 +83,16 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
                                   : Attribute(cast<SddmmOp>(op).getScheduleAttr());
         // An unscheduled SpMM goes to cuSPARSE; SDDMM has only our kernels.
         (spmm && !schedule ? usesCusparse : usesSparseKernels) = true;
+        // A dense × CSR product without a known pattern transposes S there.
+        if (spmm && cuda::transposesAtRunTime(spmm))
+          usesCusparseTranspose = true;
         if (schedule) {
           std::string line;
           llvm::raw_string_ostream os(line);
           os << fn.getName() << "_" << op->getName().stripDialect() << index++ << ": "
              << op->getName() << " with the project's kernel, " << schedule;
+          if (spmm && spmm.isDenseTimesSparse())
+            os << "; " << cuda::describeSpmm(spmm);
           result.kernelSummaries.push_back(line);
         }
         return WalkResult::advance();
@@ -137,8 +145,9 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   if (usesSparseKernels)
     source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
-              "#include \"sparse-opt/Runtime/Spmm.cuh\"\n\n";
-  if (usesCusparse)
+              "#include \"sparse-opt/Runtime/Spmm.cuh\"\n"
+              "#include \"sparse-opt/Runtime/Transpose.cuh\"\n\n";
+  if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"
               "  do {                                                                         \\\n"

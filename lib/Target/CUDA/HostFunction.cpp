@@ -40,6 +40,14 @@ private:
   LogicalResult emitConstant(ConstantOp op);
   LogicalResult emitSparseProduct(Operation *op, Value sparse, Value dense);
   LogicalResult emitScheduledSpmm(SpmmOp op);
+  /// The fusion region marked as `op`'s epilogue: its functor expression,
+  /// its summary for the launch comment, and the buffer it writes (all
+  /// empty when none).
+  void fusedEpilogue(SpmmOp op, std::string &epilogue, std::string &summary,
+                     std::string &out);
+  /// Allocates `t` (`count` elements) as an intermediate freed at the end.
+  void allocate(const Temporary &t);
+  LogicalResult emitSparseText(FailureOr<SparseLaunchText> text);
   LogicalResult emitSddmm(SddmmOp op);
 
   func::FuncOp fn;
@@ -48,6 +56,8 @@ private:
   DenseMap<Value, std::string> resultSlot; // values the caller receives
   /// CSR values (arguments and SDDMM results): their arrays and nnz.
   DenseMap<Value, CsrExpressions> csr;
+  /// CSC arguments: their arrays (those of the transpose in CSR) and nnz.
+  DenseMap<Value, CsrExpressions> csc;
   SmallVector<std::string> intermediates;
   std::string declarations, body, statics;
   unsigned counter = 0;
@@ -57,6 +67,14 @@ private:
 bool isCsr(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && getSparseFormat(tensor) == SparseFormat::CSR &&
+         hasSupportedIndexWidths(tensor);
+}
+
+/// CSC with 32- or 64-bit indices: a function argument (the operand of a
+/// dense × sparse product), passed as the CSR arrays of its transpose.
+bool isCsc(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && getSparseFormat(tensor) == SparseFormat::CSC &&
          hasSupportedIndexWidths(tensor);
 }
 
@@ -75,12 +93,12 @@ LogicalResult HostWriter::checkSignature() {
            storageType(tensor.getElementType());
   };
   for (Type t : fn.getArgumentTypes())
-    if (!supportedDense(t) &&
-        !(isCsr(t) && storageType(cast<RankedTensorType>(t).getElementType())))
+    if (!supportedDense(t) && !((isCsr(t) || isCsc(t)) &&
+                                storageType(cast<RankedTensorType>(t).getElementType())))
       return fn.emitOpError() << "has the argument type " << t
                               << "; the CUDA emitter takes statically shaped "
                                  "dense tensors of f32, f16, bf16, f64, i1, "
-                                 "i32 or i64, and CSR matrices";
+                                 "i32 or i64, and CSR or CSC matrices";
   for (Type t : fn.getResultTypes())
     if (!supportedDense(t) && !isCsr(t))
       return fn.emitOpError() << "has the result type " << t
@@ -211,36 +229,89 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   return success();
 }
 
-LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
-  if (!csr.count(op.getLhs()))
-    return op.emitOpError("has a schedule, but its sparse operand is not a CSR "
-                          "function argument or SDDMM result");
+void HostWriter::fusedEpilogue(SpmmOp op, std::string &epilogue, std::string &summary,
+                               std::string &out) {
   // A fusion region marked as this product's epilogue runs in its kernel
   // and writes the region's result; the product itself is never stored.
-  std::string epilogue, summary, out;
-  if (op->hasOneUse())
-    if (auto it = kernels.find(*op->user_begin());
-        it != kernels.end() && it->second.sparseEpilogue) {
-      auto fusion = cast<FusionOp>(it->first);
-      SmallVector<std::string> members;
-      for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
-        if (i != it->second.accumulatorInput)
-          members.push_back(pointer.lookup(input));
-      epilogue = it->second.name + "{" + llvm::join(members, ", ") + "}";
-      summary = " + epilogue " + it->second.name;
-      out = destination(fusion.getResult(0));
-    }
-  if (out.empty())
-    out = destination(op.getResult());
-  FailureOr<SparseLaunchText> text =
-      emitSpmmLaunch(op, csr.lookup(op.getLhs()), pointer.lookup(op.getRhs()), out,
-                     epilogue, summary,
-                     fn.getName().str() + "_row_order" + std::to_string(counter++));
+  if (!op->hasOneUse())
+    return;
+  auto it = kernels.find(*op->user_begin());
+  if (it == kernels.end() || !it->second.sparseEpilogue)
+    return;
+  auto fusion = cast<FusionOp>(it->first);
+  SmallVector<std::string> members;
+  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
+    if (i != it->second.accumulatorInput)
+      members.push_back(pointer.lookup(input));
+  epilogue = it->second.name + "{" + llvm::join(members, ", ") + "}";
+  summary = " + epilogue " + it->second.name;
+  out = destination(fusion.getResult(0));
+}
+
+void HostWriter::allocate(const Temporary &t) {
+  declarations += "  " + t.element + " *" + t.name + " = nullptr;\n";
+  body += llvm::formatv(
+      "    SOPT_TRY(cudaMallocAsync(&{0}, std::max<int64_t>({1}, 1) * sizeof({2}), "
+      "stream));\n",
+      t.name, t.count, t.element);
+  intermediates.push_back(t.name);
+}
+
+LogicalResult HostWriter::emitSparseText(FailureOr<SparseLaunchText> text) {
   if (failed(text))
     return failure();
   statics += text->statics;
+  for (const Temporary &t : text->temporaries)
+    allocate(t);
   body += text->body;
   return success();
+}
+
+LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
+  std::string tablePrefix = fn.getName().str() + "_row_order" + std::to_string(counter++);
+  if (!op.isDenseTimesSparse()) {
+    if (!csr.count(op.getLhs()))
+      return op.emitOpError("has a schedule, but its sparse operand is not a CSR "
+                            "function argument or SDDMM result");
+    std::string epilogue, summary, out;
+    fusedEpilogue(op, epilogue, summary, out);
+    if (out.empty())
+      out = destination(op.getResult());
+    return emitSparseText(emitSpmmLaunch(op, csr.lookup(op.getLhs()),
+                                         pointer.lookup(op.getRhs()), out, epilogue,
+                                         summary, tablePrefix));
+  }
+
+  // Dense × sparse, Y = X · S, as Yᵀ = Sᵀ · Xᵀ on the CSR kernel. Sᵀ in CSR
+  // is S in CSC: a CSC argument's arrays as they are, a CSR operand's
+  // transpose prepared here.
+  Value sparse = op.getRhs();
+  CsrExpressions transposed;
+  if (auto it = csc.find(sparse); it != csc.end()) {
+    transposed = it->second;
+  } else if (auto it = csr.find(sparse); it != csr.end()) {
+    std::string prefix = fn.getName().str() + "_transpose" + std::to_string(counter++);
+    if (failed(emitSparseText(emitCsrTranspose(op, it->second, prefix, transposed))))
+      return failure();
+  } else {
+    return op.emitOpError("has a schedule, but its sparse operand is not a CSR or CSC "
+                          "function argument or SDDMM result");
+  }
+  // Xᵀ: a tiled transpose (both sides coalesced) into a buffer of k x m.
+  auto x = tensorType(op.getLhs());
+  int64_t m = x.getDimSize(0), k = x.getDimSize(1);
+  std::string element = *storageType(x.getElementType());
+  std::string xt = "t" + std::to_string(counter++);
+  allocate({xt, element, std::to_string(m * k)});
+  body += llvm::formatv("    // Xᵀ ({0}x{1}) for the transposed product\n"
+                        "    SOPT_TRY(sopt::launchTranspose({2}, {1}, {0}, {3}, stream));\n",
+                        k, m, pointer.lookup(op.getLhs()), xt);
+  std::string epilogue, summary, out;
+  fusedEpilogue(op, epilogue, summary, out);
+  if (out.empty())
+    out = destination(op.getResult());
+  return emitSparseText(
+      emitSpmmLaunch(op, transposed, xt, out, epilogue, summary, tablePrefix));
 }
 
 LogicalResult HostWriter::emitSddmm(SddmmOp op) {
@@ -360,7 +431,8 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         if (!csr.count(spmm.getLhs()))
           return spmm.emitOpError(
               "is lowered to cuSPARSE only as CSR argument x dense matrix; "
-              "other forms wait for the project's own SpMM kernels");
+              "dense x CSR/CSC products run on the project's SpMM kernel once "
+              "scheduled (sopt-schedule-sparse, not --cusparse)");
         return emitSparseProduct(spmm, spmm.getLhs(), spmm.getRhs());
       })
       .Case([&](SddmmOp sddmm) { return emitSddmm(sddmm); })
@@ -415,16 +487,17 @@ LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header
   for (auto [i, arg] : llvm::enumerate(fn.getArguments())) {
     std::string name = "arg" + std::to_string(i);
     std::string element = *storageType(tensorType(arg).getElementType());
-    if (isCsr(arg.getType())) {
+    if (isCsr(arg.getType()) || isCsc(arg.getType())) {
       // A CSR matrix is four parameters: row positions (rows + 1),
-      // column coordinates and values (nnz each), and nnz.
+      // column coordinates and values (nnz each), and nnz; a CSC matrix
+      // the same four of its transpose (column positions, row coordinates).
       std::string index = csrIndexType(tensorType(arg));
       params.push_back("const " + index + " *" + name + "_positions");
       params.push_back("const " + index + " *" + name + "_coordinates");
       params.push_back("const " + element + " *" + name + "_values");
       params.push_back("int64_t " + name + "_nnz");
-      csr[arg] = {name + "_positions", name + "_coordinates", name + "_values",
-                  name + "_nnz"};
+      (isCsr(arg.getType()) ? csr : csc)[arg] = {
+          name + "_positions", name + "_coordinates", name + "_values", name + "_nnz"};
       continue;
     }
     params.push_back("const " + element + " *" + name);

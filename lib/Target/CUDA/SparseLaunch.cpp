@@ -5,6 +5,8 @@
 
 #include "sparse-opt/Analysis/SparseScheduling.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Runtime/CsrTranspose.h"
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 
@@ -27,6 +29,12 @@ LogicalResult checkIndexWidths(Operation *op, Value sparse) {
   auto enc = sparse_tensor::getSparseTensorEncoding(sparse.getType());
   if (enc && enc.getPosWidth() == 32 && enc.getCrdWidth() == 32)
     return success();
+  auto spmm = dyn_cast<SpmmOp>(op);
+  if (spmm && spmm.isDenseTimesSparse())
+    return op->emitOpError("has a schedule, but the project's sparse kernels take CSR "
+                           "or CSC with 32-bit positions and coordinates (posWidth = "
+                           "32, crdWidth = 32), and dense x sparse products have no "
+                           "other lowering");
   return op->emitOpError("has a schedule, but the project's sparse kernels take CSR "
                          "with 32-bit positions and coordinates (posWidth = 32, "
                          "crdWidth = 32); drop the schedule to use cuSPARSE");
@@ -45,12 +53,31 @@ std::string patternFile(Value sparse) {
   return path ? resolvePatternPath(path.getValue(), fn.getLoc()) : "";
 }
 
+/// Reads the pattern file `path` into `m`, transposed when `transposed`.
+LogicalResult readPattern(Operation *op, const std::string &path, bool transposed,
+                          sopt_csr &m) {
+  char error[1024] = {0};
+  if (sopt_csr_read(path.c_str(), &m, error, sizeof error) != 0)
+    return op->emitOpError("cannot read its sparsity pattern: ") << error;
+  if (!transposed)
+    return success();
+  sopt_csr t{};
+  int status = sopt_csr_transpose(&m, &t, nullptr);
+  sopt_csr_free(&m);
+  if (status != 0)
+    return op->emitOpError("cannot transpose its sparsity pattern ") << path;
+  m = t;
+  return success();
+}
+
 /// The row order of the schedule as `statics` + the expression of the device
 /// pointer (nullptr for rows in order), and a guard that the caller passes
-/// the pattern the order was prepared for.
-LogicalResult emitRowOrder(Operation *op, Value sparse, ::sopt::RowOrder order,
-                           StringRef name, const CsrExpressions &csr,
-                           SparseLaunchText &text, std::string &pointer) {
+/// the pattern the order was prepared for. `transposed`: the rows are those
+/// of the pattern's transpose (dense × sparse).
+LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
+                           ::sopt::RowOrder order, StringRef name,
+                           const CsrExpressions &csr, SparseLaunchText &text,
+                           std::string &pointer) {
   pointer = "nullptr";
   if (order == ::sopt::RowOrder::Natural)
     return success();
@@ -60,9 +87,8 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, ::sopt::RowOrder order,
                            "needs the pattern at compile time: give the sparse "
                            "function argument a sopt.sparsity_pattern file");
   sopt_csr m{};
-  char error[1024] = {0};
-  if (sopt_csr_read(path.c_str(), &m, error, sizeof error) != 0)
-    return op->emitOpError("cannot read its sparsity pattern: ") << error;
+  if (failed(readPattern(op, path, transposed, m)))
+    return failure();
   std::vector<int32_t> rows(m.rows);
   sopt_csr_row_order(m.positions, m.rows, rows.data());
   const int64_t nnz = m.nnz;
@@ -70,7 +96,8 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, ::sopt::RowOrder order,
 
   std::string table;
   llvm::raw_string_ostream os(table);
-  os << "// Rows of " << path << ", longest first.\nstatic const int32_t " << name
+  os << "// Rows of " << path << (transposed ? " transposed" : "")
+     << ", longest first.\nstatic const int32_t " << name
      << "_host[] = {";
   for (auto [i, r] : llvm::enumerate(rows))
     os << (i % 16 == 0 ? "\n    " : " ") << r << ",";
@@ -111,29 +138,191 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
                            StringRef epilogue, StringRef summary, StringRef tablePrefix) {
   auto attr = op.getScheduleAttr();
   assert(attr && "only scheduled products get our kernel");
-  if (failed(checkIndexWidths(op, op.getLhs())))
+  Value sparse = op.getSparseOperand();
+  if (failed(checkIndexWidths(op, sparse)))
     return failure();
   ::sopt::SpmmSchedule s = toRuntimeSchedule(attr);
-  auto matrix = cast<RankedTensorType>(op.getLhs().getType());
-  int64_t n = op.getType().getDimSize(1);
-  std::string element = *storageType(matrix.getElementType());
+  // Dense × sparse, X[m, k] · S[k, n], runs as C = Sᵀ · Xᵀ with C stored
+  // transposed: the kernel's A is Sᵀ (n x k), its B is Xᵀ (k x m).
+  const bool transposed = op.isDenseTimesSparse();
+  auto sparseType = cast<RankedTensorType>(sparse.getType());
+  int64_t rows = sparseType.getDimSize(transposed ? 1 : 0);
+  int64_t inner = sparseType.getDimSize(transposed ? 0 : 1);
+  int64_t n = op.getScheduleColumns();
+  std::string element = *storageType(sparseType.getElementType());
 
   SparseLaunchText text;
   std::string order;
-  if (failed(emitRowOrder(op, op.getLhs(), s.rowOrder, tablePrefix, a, text, order)))
+  // A pattern file holds the arrays passed: a CSC operand's are already Sᵀ's.
+  const bool transposeFile =
+      transposed && getSparseFormat(sparseType) == SparseFormat::CSR;
+  if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder, tablePrefix, a, text,
+                          order)))
     return failure();
+  // Dense × sparse: the kernel stores Y = Cᵀ itself when it writes one
+  // element per access anyway (vector width 1); with wider vectors a
+  // row-major Cᵀ and a tiled transpose are faster (docs/Sparse.md).
+  const bool storeTransposed = transposed && s.vectorWidth == 1;
+  std::string out = c.str();
+  if (transposed && !storeTransposed) {
+    out = tablePrefix.str() + "_ct";
+    text.temporaries.push_back({out, element, std::to_string(rows * n)});
+  }
+  if (transposed)
+    text.body += llvm::formatv(
+        "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: tiles of {5} columns "
+        "of Xᵀ, {6} threads each, vectors of {7}, {8} tiles per block, {9}, {10}\n",
+        n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
+        s.tileColumns, s.threadsPerTile, s.vectorWidth, s.tilesPerBlock,
+        rowOrderName(s.rowOrder),
+        storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
+  else
+    text.body += llvm::formatv(
+        "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: tiles of {4} columns, {5} threads "
+        "each, vectors of {6}, {7} tiles per block, {8}\n",
+        rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.vectorWidth,
+        s.tilesPerBlock, rowOrderName(s.rowOrder));
+  std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
+                                     element, rows, inner, a.nnz, a.positions,
+                                     a.coordinates, a.values);
+  // An epilogue of Y gets Y's indices, C's swapped.
+  std::string epilogueArgs;
+  if (!epilogue.empty())
+    epilogueArgs = transposed ? ", sopt::swapIndices(" + epilogue.str() + ")"
+                              : ", " + epilogue.str();
   text.body += llvm::formatv(
-      "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: tiles of {4} columns, {5} threads "
-      "each, vectors of {6}, {7} tiles per block, {8}\n",
-      matrix.getDimSize(0), matrix.getDimSize(1), n, summary, s.tileColumns,
-      s.threadsPerTile, s.vectorWidth, s.tilesPerBlock, rowOrderName(s.rowOrder));
-  text.body += llvm::formatv(
-      "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}>({4}, {5}, {6}, {7}, {8}, {9}, "
-      "stream{10})));\n",
+      "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, {10}, "
+      "stream{11})));\n",
       element, s.threadsPerTile, s.columnsPerThread(), s.vectorWidth,
-      csrMatrix(element, matrix, a), b, n, c, order, s.tilesPerBlock,
-      epilogue.empty() ? std::string() : ", " + epilogue.str());
+      storeTransposed ? ", /*TransposeC=*/true" : "", matrix, b, n, out, order,
+      s.tilesPerBlock, epilogueArgs);
+  if (transposed && !storeTransposed)
+    text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
+                               out, rows, n, c);
   return text;
+}
+
+FailureOr<SparseLaunchText>
+mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef prefix,
+                                   CsrExpressions &transposed) {
+  Value sparse = op.getSparseOperand();
+  if (failed(checkIndexWidths(op, sparse)))
+    return failure();
+  auto type = cast<RankedTensorType>(sparse.getType());
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  std::string element = *storageType(type.getElementType());
+  SparseLaunchText text;
+  transposed = {prefix.str() + "_positions", prefix.str() + "_coordinates",
+                prefix.str() + "_values", s.nnz};
+  // Sᵀ's values: nnz elements, allocated by the caller.
+  text.temporaries.push_back({transposed.values, element, s.nnz});
+
+  std::string path = patternFile(sparse);
+  if (path.empty()) {
+    // Unknown until run time: cuSPARSE transposes S on every call.
+    text.temporaries.push_back({transposed.positions, "int32_t", std::to_string(cols + 1)});
+    text.temporaries.push_back({transposed.coordinates, "int32_t", s.nnz});
+    std::string dataType = element == "float"    ? "CUDA_R_32F"
+                           : element == "__half" ? "CUDA_R_16F"
+                                                 : "CUDA_R_16BF";
+    text.body += llvm::formatv(
+        "    {{\n"
+        "      // Sᵀ in CSR (S {0}x{1} in CSC) by cuSPARSE, every call: S's pattern is "
+        "not known at compile time\n"
+        "      size_t bytes = 0;\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCsr2cscEx2_bufferSize(sopt::cusparseFor(stream), "
+        "{0}, {1}, int({2}), {3}, {4}, {5}, {6}, {7}, {8}, {9}, CUSPARSE_ACTION_NUMERIC, "
+        "CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));\n"
+        "      sopt::StreamBuffer buffer(bytes, stream);\n"
+        "      SOPT_TRY(buffer.status);\n"
+        "      SOPT_TRY_CUSPARSE(cusparseCsr2cscEx2(sopt::cusparseFor(stream), {0}, {1}, "
+        "int({2}), {3}, {4}, {5}, {6}, {7}, {8}, {9}, CUSPARSE_ACTION_NUMERIC, "
+        "CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer.data));\n"
+        "    }\n",
+        rows, cols, s.nnz, s.values, s.positions, s.coordinates, transposed.values,
+        transposed.positions, transposed.coordinates, dataType);
+    return text;
+  }
+
+  // Known at compile time: Sᵀ's positions and coordinates, and where each
+  // of its values sits among S's, are tables here; each call only permutes
+  // the values.
+  sopt_csr m{};
+  if (failed(readPattern(op, path, /*transposed=*/false, m)))
+    return failure();
+  sopt_csr t{};
+  std::vector<int32_t> permutation(std::max<int64_t>(m.nnz, 1));
+  int status = sopt_csr_transpose(&m, &t, permutation.data());
+  const int64_t nnz = m.nnz;
+  sopt_csr_free(&m);
+  if (status != 0)
+    return op.emitOpError("cannot transpose its sparsity pattern ") << path;
+  std::string table;
+  llvm::raw_string_ostream os(table);
+  auto writeArray = [&](StringRef what, const int32_t *data, int64_t count) {
+    os << "static const int32_t " << prefix << "_" << what << "_host[] = {";
+    for (int64_t i = 0; i < count; ++i)
+      os << (i % 16 == 0 ? "\n    " : " ") << data[i] << ",";
+    if (count == 0)
+      os << "0";
+    os << "\n};\n";
+  };
+  os << "// " << path << " transposed (Sᵀ in CSR, " << t.rows << "x" << t.cols
+     << "): positions, coordinates, and the entry of S each entry of Sᵀ comes from.\n";
+  writeArray("positions", t.positions, t.rows + 1);
+  writeArray("coordinates", t.coordinates, nnz);
+  writeArray("permutation", permutation.data(), nnz);
+  os << "\n";
+  sopt_csr_free(&t);
+  text.statics += table;
+  // Uploaded on first use into one allocation; a function-local static
+  // initialises once even when several threads call.
+  text.body += llvm::formatv(
+      "    static const int32_t *{0}_tables = [] {{\n"
+      "      int32_t *device = nullptr;\n"
+      "      const size_t p = sizeof({0}_positions_host), c = sizeof({0}_coordinates_host);\n"
+      "      if (cudaMalloc(&device, p + 2 * c) != cudaSuccess ||\n"
+      "          cudaMemcpy(device, {0}_positions_host, p, cudaMemcpyHostToDevice) != cudaSuccess ||\n"
+      "          cudaMemcpy((char *)device + p, {0}_coordinates_host, c, cudaMemcpyHostToDevice) != cudaSuccess ||\n"
+      "          cudaMemcpy((char *)device + p + c, {0}_permutation_host, c, cudaMemcpyHostToDevice) != cudaSuccess)\n"
+      "        return (int32_t *)nullptr;\n"
+      "      return device;\n"
+      "    }();\n"
+      "    if (!{0}_tables)\n"
+      "      return cudaErrorMemoryAllocation;\n"
+      "    // The tables were prepared for a pattern of {1} nonzeros.\n"
+      "    if ({2} != {1})\n"
+      "      return cudaErrorInvalidValue;\n"
+      "    const int32_t *{0}_positions = {0}_tables;\n"
+      "    const int32_t *{0}_coordinates = {0}_tables + sizeof({0}_positions_host) / sizeof(int32_t);\n"
+      "    // Sᵀ's values: S's, permuted by the compile-time transpose of its pattern.\n"
+      "    SOPT_TRY(sopt::launchPermuteValues({3}, {0}_coordinates + sizeof({0}_coordinates_host) / sizeof(int32_t), "
+      "{2}, {4}, stream));\n",
+      prefix, nnz, s.nnz, s.values, transposed.values);
+  return text;
+}
+
+bool mlir::sopt::cuda::transposesAtRunTime(SpmmOp op) {
+  return op.getScheduleAttr() && op.isDenseTimesSparse() &&
+         getSparseFormat(op.getRhs().getType()) == SparseFormat::CSR &&
+         patternFile(op.getRhs()).empty();
+}
+
+std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
+  if (!op.isDenseTimesSparse())
+    return "";
+  auto type = cast<RankedTensorType>(op.getRhs().getType());
+  std::string how = getSparseFormat(type) == SparseFormat::CSC
+                        ? "S is CSC: its arrays are Sᵀ in CSR, used as they are"
+                    : transposesAtRunTime(op)
+                        ? "Sᵀ in CSR by cuSPARSE csr2csc on every call (pattern unknown)"
+                        : "Sᵀ's pattern transposed at compile time, S's values permuted on "
+                          "every call";
+  bool storeTransposed =
+      op.getScheduleAttr() && op.getScheduleAttr().getVectorWidth() == 1;
+  return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how + "; Xᵀ by a tiled transpose; " +
+         (storeTransposed ? "the kernel stores Y transposed"
+                          : "Cᵀ stored row-major, then a tiled transpose to Y");
 }
 
 FailureOr<SparseLaunchText>
@@ -154,8 +343,8 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   std::string matrix = csrMatrix(element, type, pattern);
   if (!op.getTransposeRhs()) {
     std::string order;
-    if (failed(emitRowOrder(op, op.getPattern(), s.rowOrder, tablePrefix, pattern, text,
-                            order)))
+    if (failed(emitRowOrder(op, op.getPattern(), /*transposed=*/false, s.rowOrder,
+                            tablePrefix, pattern, text, order)))
       return failure();
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · B) ⊙ S, S {0}x{1}, k = {2}: one lane per nonzero, "

@@ -12,6 +12,7 @@
 #define SPARSE_OPT_LIB_TARGET_CUDA_SPARSELAUNCH_H
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "llvm/ADT/SmallVector.h"
 
 #include <string>
 
@@ -23,10 +24,19 @@ struct CsrExpressions {
   std::string positions, coordinates, values, nnz;
 };
 
+/// A device buffer the host function allocates before `body` runs and
+/// frees after the last launch: `count` (a C expression) elements of
+/// `element`, named `name`.
+struct Temporary {
+  std::string name, element, count;
+};
+
 /// What launching a sparse product needs besides its operands.
 struct SparseLaunchText {
   /// File-scope definitions (the row order table), possibly empty.
   std::string statics;
+  /// Buffers `body` writes.
+  llvm::SmallVector<Temporary> temporaries;
   /// Statements in the host function's body.
   std::string body;
 };
@@ -36,11 +46,32 @@ struct SparseLaunchText {
 /// `summary` describes the epilogue for the comment above the launch.
 /// `tablePrefix` names the row order table. Fails, located at `op`, when the
 /// schedule cannot be emitted (64-bit indices, by_length without a pattern).
+///
+/// For dense × sparse, X[m, k] · S[k, n], `a` is Sᵀ in CSR (n x k), `b` is
+/// Xᵀ (k x m, row-major) and `c` receives Y[m, n]: the kernel computes
+/// Sᵀ · Xᵀ and stores it transposed; the epilogue sees Y's indices.
 FailureOr<SparseLaunchText> emitSpmmLaunch(SpmmOp op, const CsrExpressions &a,
                                            llvm::StringRef b, llvm::StringRef c,
                                            llvm::StringRef epilogue,
                                            llvm::StringRef summary,
                                            llvm::StringRef tablePrefix);
+
+/// Sᵀ in CSR for a dense × sparse `op` whose sparse operand S is CSR with
+/// the arrays `s`: from tables computed here when S is a function argument
+/// with a sopt.sparsity_pattern (each call permutes S's values, and refuses
+/// another nnz), else by cuSPARSE csr2csc on each call. `transposed` gets
+/// the expressions of Sᵀ's arrays, named after `prefix`.
+FailureOr<SparseLaunchText> emitCsrTranspose(SpmmOp op, const CsrExpressions &s,
+                                             llvm::StringRef prefix,
+                                             CsrExpressions &transposed);
+
+/// Whether the scheduled dense × sparse `op` transposes its CSR operand with
+/// cuSPARSE on every call (no pattern known at compile time).
+bool transposesAtRunTime(SpmmOp op);
+
+/// For the kernel summary: how a dense × sparse `op` runs on the CSR kernel
+/// ("" for sparse × dense).
+std::string describeSpmm(SpmmOp op);
 
 /// The launch of `op`'s scheduled SDDMM; D's nnz values go to `out`.
 FailureOr<SparseLaunchText> emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern,

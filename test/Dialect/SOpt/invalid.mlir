@@ -360,21 +360,33 @@ func.func @spmm_schedule_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) 
 
 // -----
 
-// Only the CSR × dense kernel takes a schedule.
+// Only the CSR × dense kernel takes a schedule (also for dense × CSR/CSC,
+// run transposed).
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
 func.func @spmm_schedule_csc(%a: tensor<8x8xf32, #CSC>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense), but lhs is CSC}}
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense) or a CSR or CSC rhs (dense × sparse), but lhs is CSC}}
   %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSC>, tensor<8x16xf32> -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
 
 // -----
 
-#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @spmm_schedule_sparse_rhs(%a: tensor<4x8xf32>, %b: tensor<8x8xf32, #CSR>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense), but the sparse operand is rhs}}
-  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<4x8xf32>, tensor<8x8xf32, #CSR> -> tensor<4x8xf32>
+#BSR = #sparse_tensor.encoding<{ map = (i, j) -> (i floordiv 2 : dense, j floordiv 2 : compressed, i mod 2 : dense, j mod 2 : dense) }>
+func.func @spmm_schedule_bsr_rhs(%a: tensor<4x8xf32>, %b: tensor<8x8xf32, #BSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a schedule needs a CSR lhs (sparse × dense) or a CSR or CSC rhs (dense × sparse), but rhs is BSR}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<4x8xf32>, tensor<8x8xf32, #BSR> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// Dense × sparse runs as Sᵀ · Xᵀ: the schedule is checked against m, the
+// columns of Xᵀ (6 here), not against S's 8 columns.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_sparse_rhs_m(%a: tensor<6x8xf32>, %b: tensor<8x8xf32, #CSR>) -> tensor<6x8xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: the dense operand's 6 columns are not a multiple of vector_width 4}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<6x8xf32>, tensor<8x8xf32, #CSR> -> tensor<6x8xf32>
+  return %0 : tensor<6x8xf32>
 }
 
 // -----

@@ -212,6 +212,21 @@ func.func @spmm(%csr: tensor<8x8xf32, #CSR>, %csc: tensor<8x8xf32, #CSC>,
   return
 }
 
+// Dense × sparse takes a schedule too (for Sᵀ · Xᵀ, checked against m = 64).
+// CHECK-LABEL: func.func @scheduled_dense_times_sparse
+// CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>} : tensor<64x8xf32>, tensor<8x6xf32, #[[CSC]]> -> tensor<64x6xf32>
+// CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>} : tensor<64x8xf32>, tensor<8x6xf32, #[[CSR]]> -> tensor<64x6xf32>
+func.func @scheduled_dense_times_sparse(%x: tensor<64x8xf32>, %csc: tensor<8x6xf32, #CSC>,
+                                        %csr: tensor<8x6xf32, #CSR>) {
+  %0 = sopt.spmm %x, %csc {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,
+      tiles_per_block = 8, vector_width = 4, row_order = natural>}
+      : tensor<64x8xf32>, tensor<8x6xf32, #CSC> -> tensor<64x6xf32>
+  %1 = sopt.spmm %x, %csr {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,
+      tiles_per_block = 8, vector_width = 4, row_order = natural>}
+      : tensor<64x8xf32>, tensor<8x6xf32, #CSR> -> tensor<64x6xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @sddmm
 // CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} : tensor<8x4xf32>, tensor<4x16xf32>, tensor<8x16xf32, #[[CSR]]> -> tensor<8x16xf32, #[[CSR]]>
 // CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} transpose_rhs : tensor<8x4xf32>, tensor<16x4xf32>, tensor<8x16xf32, #[[CSR]]> -> tensor<8x16xf32, #[[CSR]]>

@@ -1,0 +1,192 @@
+// Generated host code for dense × sparse products (Inputs/dense_sparse.mlir)
+// run as (Sᵀ · Xᵀ)ᵀ on the project's SpMM kernel: CSC operands used as
+// they are, CSR operands transposed at compile time (known pattern) or by
+// cuSPARSE per call, the result stored transposed with fused epilogues.
+// f32, f16 and bf16 against float64; fresh random inputs, poisoned outputs;
+// m not a multiple of 4, one row of X, one column of S, empty rows and
+// columns, nnz = 0. A pattern other than the compiled one is refused.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/dense_sparse.cu %s -lcusparse -o %t
+// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "References.h"
+#include "SparseCases.h"
+#include "dense_sparse.h"
+
+using namespace harness;
+
+namespace {
+
+/// Y[m, n] = X[m, k] · S[k, n] in double, S given by the CSR pattern `p`
+/// (k x n) and its values.
+std::vector<double> timesCsr(const std::vector<double> &x, int64_t m, const Pattern &p,
+                             const std::vector<double> &values) {
+  const int64_t k = p.rows, n = p.cols;
+  std::vector<double> y(size_t(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t r = 0; r < k; ++r)
+      for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
+        y[i * n + p.coordinates[e]] += x[i * k + r] * values[e];
+  return y;
+}
+
+/// The same with S in CSC: `t` is the CSR pattern of Sᵀ (n x k).
+std::vector<double> timesCsc(const std::vector<double> &x, int64_t m, const Pattern &t,
+                             const std::vector<double> &values) {
+  const int64_t n = t.rows, k = t.cols;
+  std::vector<double> y(size_t(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t c = 0; c < n; ++c)
+      for (int32_t e = t.positions[c]; e < t.positions[c + 1]; ++e)
+        y[i * n + c] += x[i * k + t.coordinates[e]] * values[e];
+  return y;
+}
+
+/// x · Wᵀ + b, GELU: W (300 x 257) is the pattern file, passed as a CSC Wᵀ.
+void linearCsc(Report &report, const std::string &file) {
+  Pattern w = readPattern(file);
+  DeviceCsr<float> csr(w);
+  const int64_t m = 77, k = 257, n = 300;
+  Tensor<float> x(m * k), b(n), y(m * n);
+  x.randomize(), b.randomize(-0.5, 0.5);
+  y.poison();
+  launch(linear_csc, x.device, csr.positions.device, csr.coordinates.device,
+         csr.values.device, w.nnz(), b.device, y.device);
+  y.download();
+  std::vector<double> ref = timesCsc(x.values, m, w, csr.values.values);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      ref[i * n + j] = reference::gelu(ref[i * n + j] + b.values[j]);
+  report.check("linear_csc x*W^T+b,gelu 77x257 * CSC f32", relativeError(y.values, ref),
+               tolerance<float>());
+  // The row order was prepared for this pattern: another nnz is refused.
+  const cudaError_t refused = linear_csc(x.device, csr.positions.device,
+                                         csr.coordinates.device, csr.values.device,
+                                         w.nnz() - 1, b.device, y.device, 0);
+  report.check("linear_csc refuses another pattern (status)",
+               refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.0);
+}
+
+/// X · S with S (300 x 257) in CSR, its pattern transposed at compile time.
+void denseCsrPattern(Report &report, const std::string &file) {
+  Pattern s = readPattern(file);
+  DeviceCsr<float> csr(s);
+  const int64_t m = 61;
+  Tensor<float> x(m * s.rows), y(m * s.cols);
+  x.randomize();
+  y.poison();
+  launch(dense_csr_pattern, x.device, csr.positions.device, csr.coordinates.device,
+         csr.values.device, s.nnz(), y.device);
+  y.download();
+  report.check("dense_csr_pattern 61x300 * CSR 300x257 f32",
+               relativeError(y.values, timesCsr(x.values, m, s, csr.values.values)),
+               tolerance<float>());
+  const cudaError_t refused = dense_csr_pattern(x.device, csr.positions.device,
+                                                csr.coordinates.device, csr.values.device,
+                                                s.nnz() + 1, y.device, 0);
+  report.check("dense_csr_pattern refuses another pattern (status)",
+               refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.0);
+}
+
+/// relu(0.5 · X · S), S CSR without a pattern: cuSPARSE transposes it.
+void denseCsrBf16(Report &report) {
+  for (double density : {0.05, 0.0}) {
+    // Every seventh row of S empty; columns past 990 empty too.
+    Pattern s = randomPattern("s", 999, 1000, [&](int64_t r) {
+      return r % 7 == 3 ? 0.0 : density;
+    });
+    Pattern kept = s;
+    kept.coordinates.clear();
+    kept.positions.assign(1, 0);
+    for (int64_t r = 0; r < s.rows; ++r) {
+      for (int32_t e = s.positions[r]; e < s.positions[r + 1]; ++e)
+        if (s.coordinates[e] < 990)
+          kept.coordinates.push_back(s.coordinates[e]);
+      kept.positions.push_back(int32_t(kept.coordinates.size()));
+    }
+    DeviceCsr<__nv_bfloat16> csr(kept);
+    const int64_t m = 33;
+    Tensor<__nv_bfloat16> x(m * 999), y(m * 1000);
+    x.randomize();
+    y.poison();
+    launch(dense_csr_bf16, x.device, csr.positions.device, csr.coordinates.device,
+           csr.values.device, kept.nnz(), y.device);
+    y.download();
+    std::vector<double> ref = timesCsr(x.values, m, kept, csr.values.values);
+    for (double &v : ref)
+      v = std::max(0.5 * v, 0.0);
+    report.check("dense_csr_bf16 relu(0.5*X*S) 33x999 density=" + std::to_string(density),
+                 relativeError(y.values, ref), tolerance<__nv_bfloat16>());
+  }
+}
+
+/// One row of X times a CSC S (64 x 4099) with a dense column and empty ones.
+void denseCscF16(Report &report) {
+  Pattern t = randomPattern("st", 4099, 64, [](int64_t c) {
+    return c == 100 ? 1.0 : c % 3 == 0 ? 0.0 : 0.2;
+  });
+  DeviceCsr<__half> csc(t);
+  Tensor<__half> x(64), y(4099);
+  x.randomize();
+  y.poison();
+  launch(dense_csc_f16, x.device, csc.positions.device, csc.coordinates.device,
+         csc.values.device, t.nnz(), y.device);
+  y.download();
+  report.check("dense_csc_f16 1x64 * CSC 64x4099",
+               relativeError(y.values, timesCsc(x.values, 1, t, csc.values.values)),
+               tolerance<__half>());
+}
+
+/// A hand-set schedule with 4-wide loads of Xᵀ: Cᵀ stored row-major and
+/// transposed, the bias epilogue indexed by Y's column.
+void denseCscVec4(Report &report) {
+  Pattern t = randomPattern("st", 70, 129, [](int64_t c) { return c % 11 == 5 ? 0.0 : 0.3; });
+  DeviceCsr<float> csc(t);
+  Tensor<float> x(100 * 129), b(70), y(100 * 70);
+  x.randomize(), b.randomize();
+  y.poison();
+  launch(dense_csc_vec4, x.device, csc.positions.device, csc.coordinates.device,
+         csc.values.device, t.nnz(), b.device, y.device);
+  y.download();
+  std::vector<double> ref = timesCsc(x.values, 100, t, csc.values.values);
+  for (int64_t i = 0; i < 100; ++i)
+    for (int64_t j = 0; j < 70; ++j)
+      ref[i * 70 + j] += b.values[j];
+  report.check("dense_csc_vec4 100x129 * CSC 129x70 + b f32", relativeError(y.values, ref),
+               tolerance<float>());
+}
+
+/// S has one column.
+void denseCsrColumn(Report &report) {
+  Pattern s = randomPattern("s", 3, 1, [](int64_t r) { return r == 1 ? 0.0 : 1.0; });
+  DeviceCsr<float> csr(s);
+  Tensor<float> x(5 * 3), y(5);
+  x.randomize();
+  y.poison();
+  launch(dense_csr_column, x.device, csr.positions.device, csr.coordinates.device,
+         csr.values.device, s.nnz(), y.device);
+  y.download();
+  report.check("dense_csr_column 5x3 * CSR 3x1 f32",
+               relativeError(y.values, timesCsr(x.values, 5, s, csr.values.values)),
+               tolerance<float>());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s pruned_300x257.smtx\n", argv[0]);
+    return 2;
+  }
+  Report report;
+  linearCsc(report, argv[1]);
+  denseCsrPattern(report, argv[1]);
+  denseCsrBf16(report);
+  denseCscF16(report);
+  denseCscVec4(report);
+  denseCsrColumn(report);
+  return report.exitCode();
+}
