@@ -5,6 +5,8 @@
 #include "sparse-opt/Support/Extents.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SetVector.h"
 #include <optional>
 
 using namespace mlir;
@@ -128,6 +130,43 @@ BackboneGrouping::BackboneGrouping(FusionOp fusion) {
       }
     }
   }
+  orderByDependence();
+}
+
+void BackboneGrouping::orderByDependence() {
+  // Renumber so that a group comes after every group it reads from (the
+  // lowest id first among those ready): the reuse plan and the emitter both
+  // walk groups by id. Region order of first ops is such an order unless an
+  // early op joined a later group. Groups that read from each other keep
+  // their order; the emitter reports them.
+  SmallVector<llvm::SmallSetVector<unsigned, 4>> readsFrom(groups.size());
+  for (const FusionGroup &group : groups)
+    for (Operation *op : group.ops)
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (auto it = groupOf.find(def);
+              it != groupOf.end() && it->second != group.id)
+            readsFrom[group.id].insert(it->second);
+  SmallVector<unsigned> order;
+  SmallVector<bool> placed(groups.size(), false);
+  while (order.size() < groups.size()) {
+    auto ready = llvm::find_if(llvm::seq<unsigned>(0, groups.size()), [&](unsigned id) {
+      return !placed[id] &&
+             llvm::all_of(readsFrom[id], [&](unsigned from) { return placed[from]; });
+    });
+    if (ready == llvm::seq<unsigned>(0, groups.size()).end())
+      return; // a cycle: leave the region order
+    placed[*ready] = true;
+    order.push_back(*ready);
+  }
+  SmallVector<FusionGroup, 0> sorted;
+  for (unsigned old : order) {
+    sorted.push_back(std::move(groups[old]));
+    sorted.back().id = sorted.size() - 1;
+    for (Operation *op : sorted.back().ops)
+      groupOf[op] = sorted.back().id;
+  }
+  groups = std::move(sorted);
 }
 
 const FusionGroup *BackboneGrouping::getGroup(Operation *op) const {

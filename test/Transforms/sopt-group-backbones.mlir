@@ -180,3 +180,24 @@ func.func @softmax_of_row_sums(%x: tensor<513x77xf32>) -> tensor<513xf32> {
   %s = sopt.softmax %r dim = 0 : tensor<513xf32>
   return %s : tensor<513xf32>
 }
+
+// -----
+
+// An op early in the region joins a later group (the exponential feeds the
+// subtraction of the max): groups are numbered so that each comes after the
+// groups it reads from, here the row sums first although the exponential
+// comes first in the region.
+// CHECK-LABEL: func.func @early_op_of_a_later_group
+// CHECK: sopt.exp %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64}
+// CHECK-NEXT: sopt.reduce max %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.broadcast %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.sub %{{.+}} {sopt.group = 1 : i64}
+func.func @early_op_of_a_later_group(%x: tensor<64x32xf32>, %v: tensor<64xf32>) -> tensor<64xf32> {
+  %t = sopt.exp %v : tensor<64xf32>
+  %r = sopt.reduce sum %x dims = [1] : tensor<64x32xf32> -> tensor<64xf32>
+  %m = sopt.reduce max %r dims = [0] : tensor<64xf32> -> tensor<f32>
+  %b = sopt.broadcast %m dims = [] : tensor<f32> -> tensor<64xf32>
+  %s = sopt.sub %t, %b : tensor<64xf32>
+  return %s : tensor<64xf32>
+}

@@ -21,7 +21,8 @@
 namespace mlir::sopt {
 
 struct FusionGroup {
-  /// Position among the region's groups (region order of first ops).
+  /// Position among the region's groups: after every group it reads from,
+  /// otherwise in region order of first ops.
   unsigned id = 0;
   /// The group's ops in region order (constants excluded: they are scalars).
   SmallVector<Operation *> ops;
@@ -47,6 +48,8 @@ public:
   const FusionGroup *getGroup(Operation *op) const;
 
 private:
+  void orderByDependence();
+
   SmallVector<FusionGroup, 0> groups;
   DenseMap<Operation *, unsigned> groupOf;
 };
