@@ -29,7 +29,6 @@
 #include "mlir/IR/AsmState.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -850,59 +849,33 @@ std::string nested(StringRef text) {
   return result;
 }
 
-/// Groups in an order where each comes after the groups it reads from.
-FailureOr<SmallVector<const FusionGroup *>>
-orderGroups(FusionOp fusion, const BackboneGrouping &grouping) {
-  ArrayRef<FusionGroup> groups = grouping.getGroups();
-  SmallVector<llvm::SmallSetVector<unsigned, 4>> readsFrom(groups.size());
-  for (const FusionGroup &group : groups)
-    for (Operation *op : group.ops)
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          if (const FusionGroup *from = grouping.getGroup(def);
-              from && from != &group)
-            readsFrom[group.id].insert(from->id);
-  SmallVector<const FusionGroup *> order;
-  SmallVector<bool> placed(groups.size(), false);
-  while (order.size() < groups.size()) {
-    bool progress = false;
-    for (const FusionGroup &group : groups) {
-      if (placed[group.id] ||
-          !llvm::all_of(readsFrom[group.id], [&](unsigned id) { return placed[id]; }))
-        continue;
-      placed[group.id] = true;
-      order.push_back(&group);
-      progress = true;
-    }
-    if (!progress)
-      return fusion.emitOpError("holds groups that read from each other; the "
-                                "CUDA emitter needs an order between them");
-  }
-  return order;
-}
-
 /// A region of several groups as one kernel: the groups in turn, each in its
 /// own scope at the kernel's block size, a grid-wide barrier before a group
 /// that reads what an earlier one wrote.
 FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
                                           const BackboneGrouping &grouping,
                                           StringRef name, llvm::raw_ostream &os) {
-  FailureOr<SmallVector<const FusionGroup *>> order = orderGroups(fusion, grouping);
-  if (failed(order))
-    return failure();
+  // Group ids follow dependence (BackboneGrouping), so the groups run in id
+  // order; only groups that read from each other have no such order.
   SmallVector<MappingAttr> mappings;
   for (const FusionGroup &group : grouping.getGroups()) {
     MappingAttr mapping = getRecordedMapping(group);
     if (!mapping)
       return fusion.emitOpError("has no thread mapping; run "
                                 "sopt-propagate-mapping and sopt-plan-reuse first");
-    if (mapping.getThreadsPerBlock() != getRecordedMapping(grouping.getGroups().front())
-                                            .getThreadsPerBlock())
+    if (!mappings.empty() &&
+        mapping.getThreadsPerBlock() != mappings.front().getThreadsPerBlock())
       return fusion.emitOpError("holds groups of different block sizes; run "
                                 "sopt-plan-reuse, which gives a kernel's groups one");
-    for (Operation *op : group.ops)
+    for (Operation *op : group.ops) {
       if (!op->hasAttr(attr::kIndexMap))
         return op->emitOpError("has no sopt.index_map; run sopt-propagate-mapping");
+      for (Value operand : op->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (const FusionGroup *from = grouping.getGroup(def); from && from->id > group.id)
+            return fusion.emitOpError("holds groups that read from each other; the "
+                                      "CUDA emitter needs an order between them");
+    }
     mappings.push_back(mapping);
   }
 
@@ -912,12 +885,12 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
   DenseMap<Value, unsigned> producer;
   std::string buffers;
   int64_t scratchFloats = 0;
-  for (const FusionGroup *group : *order)
-    for (Operation *op : group->ops)
+  for (const FusionGroup &group : grouping.getGroups())
+    for (Operation *op : group.ops)
       for (Value operand : op->getOperands()) {
         Operation *def = operand.getDefiningOp();
         const FusionGroup *from = def ? grouping.getGroup(def) : nullptr;
-        if (!from || from == group || exchange.count(operand))
+        if (!from || from == &group || exchange.count(operand))
           continue;
         auto type = tensorType(operand);
         std::string storage = *storageType(type.getElementType());
@@ -936,9 +909,9 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
   int64_t grid = 0, barriers = 0, sharedBytes = 0;
   bool split = false;
   llvm::SmallDenseSet<unsigned> sinceBarrier; // groups not yet behind a barrier
-  for (const FusionGroup *group : *order) {
-    MappingAttr mapping = mappings[group->id];
-    bool waits = llvm::any_of(group->ops, [&](Operation *op) {
+  for (const FusionGroup &group : grouping.getGroups()) {
+    MappingAttr mapping = mappings[group.id];
+    bool waits = llvm::any_of(group.ops, [&](Operation *op) {
       return llvm::any_of(op->getOperands(), [&](Value v) {
         auto it = producer.find(v);
         return it != producer.end() && sinceBarrier.contains(it->second);
@@ -950,13 +923,13 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
       ++barriers;
       sinceBarrier.clear();
     }
-    sinceBarrier.insert(group->id);
-    std::string groupName = (name + "_group" + Twine(group->id)).str();
+    sinceBarrier.insert(group.id);
+    std::string groupName = (name + "_group" + Twine(group.id)).str();
     FailureOr<GroupCode> code =
-        KernelWriter(fusion, *group, mapping, groupName, &exchange).writeGroup();
+        KernelWriter(fusion, group, mapping, groupName, &exchange).writeGroup();
     if (failed(code))
       return failure();
-    body += "  { // group " + std::to_string(group->id) + ": " + code->summary + "\n";
+    body += "  { // group " + std::to_string(group.id) + ": " + code->summary + "\n";
     if (code->launch.cooperative) {
       // A split reduction's partials, after the exchanged values.
       body += "    float *__restrict__ scratch = kernelScratch + " +
@@ -965,7 +938,7 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
       split = true;
     }
     body += nested(code->body) + "  }\n";
-    summaries += " [group " + std::to_string(group->id) + ": " + code->summary + "]";
+    summaries += " [group " + std::to_string(group.id) + ": " + code->summary + "]";
     grid = std::max(grid, code->launch.grid);
     sharedBytes = std::max(sharedBytes, code->launch.sharedBytes);
   }

@@ -8,6 +8,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "References.h"
 #include "two_reductions.h"
 
 using namespace harness;
@@ -22,13 +23,8 @@ int main() {
   launch(row_sum_max_f32_65536x1024, x.device, max.device, sums.device);
   max.download();
   sums.download();
-  std::vector<double> refSums(rows);
-  double refMax = -INFINITY;
-  for (int r = 0; r < rows; ++r) {
-    for (int c = 0; c < cols; ++c)
-      refSums[r] += x.values[size_t(r) * cols + c];
-    refMax = std::max(refMax, refSums[r]);
-  }
+  const std::vector<double> refSums = reference::rowSums(x.values, rows, cols);
+  const double refMax = *std::max_element(refSums.begin(), refSums.end());
   report.check("row_sum_max_f32 sums", relativeError(sums.values, refSums), 1e-5);
   report.check("row_sum_max_f32 max", relativeError(max.values, {refMax}), 1e-5);
   return report.exitCode();

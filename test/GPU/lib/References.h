@@ -57,6 +57,16 @@ inline std::vector<double> rmsNorm(const std::vector<double> &x,
   return y;
 }
 
+/// The sum of each row.
+inline std::vector<double> rowSums(const std::vector<double> &x, size_t rows,
+                                   size_t cols) {
+  std::vector<double> sums(rows, 0.0);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c)
+      sums[r] += x[r * cols + c];
+  return sums;
+}
+
 /// exp(x - max) / sum(exp(x - max)) over each row.
 inline std::vector<double> softmax(const std::vector<double> &x, size_t rows,
                                    size_t cols) {
