@@ -24,8 +24,9 @@ struct SparseOptPipelineOptions
       llvm::cl::init(232448)};
   PassOptions::Option<int64_t> registerElementsPerThread{
       *this, "register-elements-per-thread",
-      llvm::cl::desc("Row elements a thread may keep in registers across a "
-                     "reduction (fewer: more threads per row, more occupancy)"),
+      llvm::cl::desc("Cap on the row elements a thread keeps in registers "
+                     "across a reduction (row mappings otherwise keep 64 bytes "
+                     "per thread; fewer: more threads per row)"),
       llvm::cl::init(32)};
   PassOptions::Option<bool> cusparse{
       *this, "cusparse",

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
@@ -26,4 +27,22 @@ bool sopt::isSplatConstant(Operation *op) {
     return false;
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
   return dense && dense.isSplat();
+}
+
+int64_t sopt::estimatedInstructionsPerElement(Operation *op) {
+  if (!op->hasTrait<OpTrait::Elementwise>())
+    return 0;
+  // Full-precision library calls are polynomials with range handling; the
+  // special-function unit covers only the approximate core of exp and rsqrt.
+  return llvm::TypeSwitch<Operation *, int64_t>(op)
+      .Case<ExpOp>([](auto) { return 4; })
+      .Case<RsqrtOp, SqrtOp>([](auto) { return 4; })
+      .Case<LogOp, ReciprocalOp>([](auto) { return 8; })
+      .Case<DivOp, TanhOp, SigmoidOp>([](auto) { return 12; })
+      .Case<ErfOp>([](auto) { return 24; })
+      .Case<GeluOp>([](GeluOp gelu) {
+        return gelu.getApproximation() == GeluApproximation::Erf ? 28 : 18;
+      })
+      .Case<PowOp>([](auto) { return 32; })
+      .Default([](Operation *) { return 1; });
 }

@@ -5,6 +5,7 @@
 
 #include "mlir/IR/AffineExpr.h"
 #include "sparse-opt/Analysis/IndexMaps.h"
+#include "sparse-opt/Analysis/OpClassification.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -82,18 +83,45 @@ MappingAttr columnMapping(int64_t parallel, int64_t reduced,
                           /*vector_width=*/1, columnBlocks * split);
 }
 
-MappingAttr rowMapping(int64_t rows, int64_t cols, int64_t maxVector,
+/// Estimated instructions per element of the group's row-wide work (its
+/// ops that produce a value per element of the iteration space).
+int64_t instructionsPerElement(const FusionGroup &group) {
+  int64_t elements = product(group.domain), total = 0;
+  for (Operation *op : group.ops)
+    if (product(cast<RankedTensorType>(op->getResult(0).getType()).getShape()) ==
+        elements)
+      total += estimatedInstructionsPerElement(op);
+  return total;
+}
+
+/// Per-element arithmetic from which a row group counts as heavy: an `erff`
+/// with its neighbours (LayerNorm over GELU, ~36) is, softmax (~17) is not.
+constexpr int64_t kHeavyInstructionsPerElement = 24;
+
+MappingAttr rowMapping(int64_t rows, int64_t cols, const FusionGroup &group,
                        const GpuTarget &target, MLIRContext *ctx) {
+  int64_t maxVector = maxVectorElements(group);
   int64_t vec = vectorWidthFor(cols, maxVector);
-  // 16-bit rows carry twice the elements per byte moved: halve what a thread
-  // keeps, so that more threads (and more loads in flight) share the work.
-  int64_t budget = target.registerElementsPerThread;
-  if (maxVector > 4)
-    budget = std::max<int64_t>(budget / 2, vec);
+  // A thread keeps a fixed number of bytes of each row value (4 vectors of
+  // 16 bytes): more loads in flight per thread, while enough warps stay
+  // resident. Long dependent chains per element (erff's polynomial) want
+  // more warps instead: half the bytes. Measured on the H100, see
+  // docs/benchmarks/sweeps.
+  int64_t elementBytes = 16 / maxVector;
+  int64_t budget = target.rowBytesPerThread / elementBytes;
+  if (instructionsPerElement(group) >= kHeavyInstructionsPerElement)
+    budget /= 2;
+  budget = std::max(vec, std::min(budget, target.registerElementsPerThread));
   // The fewest threads per row that keep the row in registers; short rows
   // get a fraction of a warp, long ones a whole block.
   int64_t perRow = 1;
   while (perRow < target.maxThreadsPerBlock && ceilDiv(cols, perRow) > budget)
+    perRow *= 2;
+  // Few rows: when they would fill less than a quarter of the GPU's thread
+  // slots (16 warps per SM, about what hiding memory latency takes), twice
+  // the threads per row, each with half the elements (still a vector).
+  if (perRow < target.maxThreadsPerBlock && 2 * perRow * vec <= cols &&
+      rows * perRow * 4 < target.smCount * target.maxThreadsPerSM)
     perRow *= 2;
   while (perRow > 1 && (perRow / 2) * vec >= cols)
     perRow /= 2; // no thread without work
@@ -117,11 +145,14 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, int64_t maxVector,
   int64_t rowsPerBlock = threads / perRow;
   int64_t blocks = ceilDiv(rows, rowsPerBlock);
   int64_t blocksPerRow = 1;
-  // Too few rows to fill the SMs: split each long row across blocks. The
-  // partial results meet at a grid-wide barrier, so every block must be
-  // resident: at most one block per SM, which any block of at most 1024
-  // threads (at most 64 registers each under its launch bounds) achieves.
-  if (kind == MappingKind::BlockRows && blocks * 2 <= target.smCount) {
+  // Too few rows to fill the SMs, each longer than a whole block keeps in
+  // registers: split each row across blocks. The partial results meet at a
+  // grid-wide barrier, so every block must be resident: at most one block
+  // per SM, which any block of at most 1024 threads (at most 64 registers
+  // each under its launch bounds) achieves. Shorter rows are not worth the
+  // barrier.
+  if (kind == MappingKind::BlockRows && blocks * 2 <= target.smCount &&
+      ceilDiv(cols, perRow) > budget) {
     blocksPerRow = std::min(target.smCount / blocks, ceilDiv(cols, perRow * vec));
     if (blocksPerRow > 1)
       kind = MappingKind::SplitRow;
@@ -147,7 +178,7 @@ MappingAttr sopt::chooseMapping(const FusionGroup &group,
     return columnMapping(parallel, reduced, target, ctx);
   // Trailing reduced dims give contiguous rows; other layouts are walked as
   // rows too, through the index maps.
-  return rowMapping(parallel, reduced, maxVectorElements(group), target, ctx);
+  return rowMapping(parallel, reduced, group, target, ctx);
 }
 
 //===----------------------------------------------------------------------===//

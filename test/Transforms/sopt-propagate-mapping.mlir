@@ -1,17 +1,21 @@
 // RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-propagate-mapping --mlir-print-local-scope | FileCheck %s
 // RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-propagate-mapping=sm-count=16 --mlir-print-local-scope | FileCheck %s --check-prefix=SM16
 
-// Default target: 132 SMs, 256-thread blocks, 32 row elements per thread in
-// registers, blocksPerWave(256) = 8 * 132 = 1056, blocksPerWave(1024) = 264.
+// Default target: 132 SMs, 256-thread blocks, 64 bytes of a row per thread
+// (16 f32 elements; a quarter of the 132 * 2048 thread slots is 67584),
+// blocksPerWave(256) = 8 * 132 = 1056, blocksPerWave(1024) = 264.
 
-// Short rows: 16 columns fit one thread's registers, so one thread per row.
-// 256-thread blocks would give only 16 blocks, far below four per SM, so the
-// blocks shrink to two warps: 64 rows per block, 4096 / 64 = 64 blocks.
-// Vector width 4 (16 % 4).
+// Short rows: 16 columns fit one thread's 64 bytes, but 4096 rows of one
+// thread fill under a quarter of the thread slots (4096 < 67584): twice the
+// threads per row, 2 (8 elements each, two 4-wide vectors). 256-thread
+// blocks would give only 32 blocks, under four per SM, so the blocks shrink
+// to two warps: 32 rows per block, 4096 / 32 = 128 blocks. With 16 SMs the
+// same 2 threads per row; its blocks stop shrinking at 128 threads (64
+// blocks = four per SM).
 // CHECK-LABEL: func.func @subwarp_rows
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 64, threads_per_row = 1, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>} : tensor<4096x16xf32> -> tensor<4096x1xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 64, threads_per_row = 2, rows_per_block = 32, blocks_per_row = 1, vector_width = 4, grid = 128>} : tensor<4096x16xf32> -> tensor<4096x1xf32>
 // SM16-LABEL: func.func @subwarp_rows
-// SM16: kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 64, threads_per_row = 1, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>
+// SM16: kind = subwarp_rows, rows = 4096, cols = 16, threads_per_block = 128, threads_per_row = 2, rows_per_block = 64, blocks_per_row = 1, vector_width = 4, grid = 64>
 func.func @subwarp_rows(%x: tensor<4096x16xf32>) -> tensor<4096x1xf32> {
   %s = sopt.reduce sum %x dims = [1] keep_dims : tensor<4096x16xf32> -> tensor<4096x1xf32>
   return %s : tensor<4096x1xf32>
@@ -19,11 +23,12 @@ func.func @subwarp_rows(%x: tensor<4096x16xf32>) -> tensor<4096x1xf32> {
 
 // -----
 
-// 128 columns: 4 threads per row (32 elements each). Blocks shrink to two
-// warps for 4096 rows (16 rows per block, 256 blocks: still under four per
-// SM, but no smaller). Without keep_dims the reduced dim is dropped.
+// 128 columns: 8 threads per row hold 16 elements each; 4096 * 8 threads
+// fill under a quarter of the slots, so 16 threads per row (8 elements
+// each). Blocks shrink to two warps (4 rows per block, 1024 blocks). Without
+// keep_dims the reduced dim is dropped.
 // CHECK-LABEL: func.func @subwarp_rows_4
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 256>} : tensor<4096x128xf32> -> tensor<4096xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4096, cols = 128, threads_per_block = 64, threads_per_row = 16, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 1024>} : tensor<4096x128xf32> -> tensor<4096xf32>
 func.func @subwarp_rows_4(%x: tensor<4096x128xf32>) -> tensor<4096xf32> {
   %s = sopt.reduce sum %x dims = [1] : tensor<4096x128xf32> -> tensor<4096xf32>
   return %s : tensor<4096xf32>
@@ -31,13 +36,13 @@ func.func @subwarp_rows_4(%x: tensor<4096x128xf32>) -> tensor<4096xf32> {
 
 // -----
 
-// 1024 columns: a warp per row (1024 / 32 = 32 elements per lane), 8 rows
-// per block, 16384 / 8 = 2048 blocks.
+// 1024 columns: 64 threads per row (16 elements each), 4 rows per block,
+// 16384 / 4 = 4096 blocks.
 // CHECK-LABEL: func.func @warp_rows_1024
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 16384, cols = 1024, threads_per_block = 256, threads_per_row = 32, rows_per_block = 8, blocks_per_row = 1, vector_width = 4, grid = 2048>} : tensor<16384x1024xf32> -> tensor<16384x1xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = block_rows, rows = 16384, cols = 1024, threads_per_block = 256, threads_per_row = 64, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 4096>} : tensor<16384x1024xf32> -> tensor<16384x1xf32>
 // The row kinds do not depend on the SM count while the rows fill the GPU.
 // SM16-LABEL: func.func @warp_rows_1024
-// SM16: kind = warp_rows, rows = 16384, cols = 1024, threads_per_block = 256, threads_per_row = 32, rows_per_block = 8, blocks_per_row = 1, vector_width = 4, grid = 2048>
+// SM16: kind = block_rows, rows = 16384, cols = 1024, threads_per_block = 256, threads_per_row = 64, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 4096>
 func.func @warp_rows_1024(%x: tensor<16384x1024xf32>) -> tensor<16384x1xf32> {
   %s = sopt.reduce sum %x dims = [1] keep_dims : tensor<16384x1024xf32> -> tensor<16384x1xf32>
   return %s : tensor<16384x1xf32>
@@ -45,9 +50,10 @@ func.func @warp_rows_1024(%x: tensor<16384x1024xf32>) -> tensor<16384x1xf32> {
 
 // -----
 
-// 768 columns: still a warp per row (24 elements per lane); 65536 / 8 = 8192.
+// 768 columns: 64 threads per row (12 elements each: three whole 4-wide
+// passes); 65536 / 4 = 16384 blocks.
 // CHECK-LABEL: func.func @warp_rows_768
-// CHECK: sopt.reduce max %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 65536, cols = 768, threads_per_block = 256, threads_per_row = 32, rows_per_block = 8, blocks_per_row = 1, vector_width = 4, grid = 8192>} : tensor<65536x768xf32> -> tensor<65536x1xf32>
+// CHECK: sopt.reduce max %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = block_rows, rows = 65536, cols = 768, threads_per_block = 256, threads_per_row = 64, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 16384>} : tensor<65536x768xf32> -> tensor<65536x1xf32>
 func.func @warp_rows_768(%x: tensor<65536x768xf32>) -> tensor<65536x1xf32> {
   %s = sopt.reduce max %x dims = [1] keep_dims : tensor<65536x768xf32> -> tensor<65536x1xf32>
   return %s : tensor<65536x1xf32>
@@ -55,13 +61,41 @@ func.func @warp_rows_768(%x: tensor<65536x768xf32>) -> tensor<65536x1xf32> {
 
 // -----
 
-// 8192 columns: 256 threads per row (32 elements each), a block per row,
+// 8192 columns: 512 threads per row (16 elements each), a block per row,
 // 8192 blocks: enough rows, so no split.
 // CHECK-LABEL: func.func @block_rows
-// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = block_rows, rows = 8192, cols = 8192, threads_per_block = 256, threads_per_row = 256, rows_per_block = 1, blocks_per_row = 1, vector_width = 4, grid = 8192>} : tensor<8192x8192xf32> -> tensor<8192x1xf32>
+// CHECK: sopt.reduce sum %{{.+}} dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = block_rows, rows = 8192, cols = 8192, threads_per_block = 512, threads_per_row = 512, rows_per_block = 1, blocks_per_row = 1, vector_width = 4, grid = 8192>} : tensor<8192x8192xf32> -> tensor<8192x1xf32>
 func.func @block_rows(%x: tensor<8192x8192xf32>) -> tensor<8192x1xf32> {
   %s = sopt.reduce sum %x dims = [1] keep_dims : tensor<8192x8192xf32> -> tensor<8192x1xf32>
   return %s : tensor<8192x1xf32>
+}
+
+// -----
+
+// Heavy arithmetic per element (erf, about 24 instructions, plus a multiply
+// and an add): half the bytes per thread, so 8 f32 elements and 128 threads
+// per 1024-column row, twice the warps of the light row sum above.
+// CHECK-LABEL: func.func @heavy_rows
+// CHECK: sopt.mapping = #sopt.mapping<kind = block_rows, rows = 16384, cols = 1024, threads_per_block = 256, threads_per_row = 128, rows_per_block = 2, blocks_per_row = 1, vector_width = 4, grid = 8192>
+func.func @heavy_rows(%x: tensor<16384x1024xf32>) -> tensor<16384x1xf32> {
+  %c = sopt.constant dense<0.5> : tensor<16384x1024xf32>
+  %h = sopt.mul %x, %c : tensor<16384x1024xf32>
+  %e = sopt.erf %h : tensor<16384x1024xf32>
+  %g = sopt.add %e, %x : tensor<16384x1024xf32>
+  %s = sopt.reduce sum %g dims = [1] keep_dims : tensor<16384x1024xf32> -> tensor<16384x1xf32>
+  return %s : tensor<16384x1xf32>
+}
+
+// -----
+
+// 16-bit rows: the same 64 bytes hold 32 elements, so a 4096-column bf16
+// row takes 128 threads (8-wide vectors, 4 passes); a light exp stays light.
+// CHECK-LABEL: func.func @bf16_rows
+// CHECK: sopt.mapping = #sopt.mapping<kind = block_rows, rows = 16384, cols = 4096, threads_per_block = 256, threads_per_row = 128, rows_per_block = 2, blocks_per_row = 1, vector_width = 8, grid = 8192>
+func.func @bf16_rows(%x: tensor<16384x4096xbf16>) -> tensor<16384x1xbf16> {
+  %e = sopt.exp %x : tensor<16384x4096xbf16>
+  %s = sopt.reduce sum %e dims = [1] keep_dims : tensor<16384x4096xbf16> -> tensor<16384x1xbf16>
+  return %s : tensor<16384x1xbf16>
 }
 
 // -----
@@ -162,7 +196,7 @@ func.func @index_map_broadcast(%x: tensor<128x768xf32>, %b: tensor<768xf32>) -> 
 // CHECK-LABEL: func.func @index_map_keep_dims
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<64x128xf32>):
 // CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[X]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
-// CHECK-NEXT: %[[S:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64x1xf32>
+// CHECK-NEXT: %[[S:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 16, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 16>} : tensor<64x128xf32> -> tensor<64x1xf32>
 // CHECK-NEXT: %[[R:[^ ]+]] = sopt.reciprocal %[[S]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>} : tensor<64x1xf32>
 // CHECK-NEXT: %[[RB:[^ ]+]] = sopt.broadcast %[[R]] dims = [0, 1] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x1xf32> -> tensor<64x128xf32>
 // CHECK-NEXT: %[[Y:[^ ]+]] = sopt.mul %[[E]], %[[RB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
@@ -181,7 +215,7 @@ func.func @index_map_keep_dims(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
 // Through a reduce without keep_dims: (d0, d1) -> (d0).
 // CHECK-LABEL: func.func @index_map_drop_dims
 // CHECK: ^bb0(%[[X:[^:]+]]: tensor<64x128xf32>):
-// CHECK-NEXT: %[[M:[^ ]+]] = sopt.reduce max %[[X]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64xf32>
+// CHECK-NEXT: %[[M:[^ ]+]] = sopt.reduce max %[[X]] dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 16, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 16>} : tensor<64x128xf32> -> tensor<64xf32>
 // CHECK-NEXT: %[[N:[^ ]+]] = sopt.neg %[[M]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<64xf32>
 // CHECK-NEXT: %[[NB:[^ ]+]] = sopt.broadcast %[[N]] dims = [0] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64xf32> -> tensor<64x128xf32>
 // CHECK-NEXT: %[[Y:[^ ]+]] = sopt.add %[[X]], %[[NB]] {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
@@ -263,9 +297,9 @@ func.func @index_map_reshape_split(%x: tensor<128xf32>, %z: tensor<8x16xf32>) ->
 // index maps in its own space; the second space is the 1-D [64].
 // CHECK-LABEL: func.func @two_groups
 // CHECK: sopt.exp %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0, d1)>} : tensor<64x128xf32>
-// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 4, rows_per_block = 16, blocks_per_row = 1, vector_width = 4, grid = 4>} : tensor<64x128xf32> -> tensor<64xf32>
+// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [1] {sopt.backbone, sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 64, cols = 128, threads_per_block = 64, threads_per_row = 16, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 16>} : tensor<64x128xf32> -> tensor<64xf32>
 // CHECK-NEXT: sopt.log %{{.+}} {sopt.group = 0 : i64, sopt.index_map = affine_map<(d0, d1) -> (d0)>} : tensor<64xf32>
-// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 1, cols = 64, threads_per_block = 64, threads_per_row = 2, rows_per_block = 32, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64xf32> -> tensor<f32>
+// CHECK-NEXT: sopt.reduce sum %{{.+}} dims = [0] {sopt.backbone, sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>, sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 1, cols = 64, threads_per_block = 64, threads_per_row = 8, rows_per_block = 8, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<64xf32> -> tensor<f32>
 // CHECK-NEXT: sopt.neg %{{.+}} {sopt.group = 1 : i64, sopt.index_map = affine_map<(d0) -> ()>} : tensor<f32>
 func.func @two_groups(%x: tensor<64x128xf32>) -> tensor<f32> {
   %e = sopt.exp %x : tensor<64x128xf32>

@@ -83,8 +83,8 @@ int sopt::runCompileDriver(int argc, char **argv) {
       cl::cat(category));
   cl::opt<int64_t> registerElements(
       "register-elements-per-thread",
-      cl::desc("Row elements a thread may keep in registers across a "
-               "reduction"),
+      cl::desc("Cap on the row elements a thread keeps in registers "
+               "across a reduction (default mappings keep 64 bytes per thread)"),
       cl::init(32), cl::cat(category));
   cl::opt<bool> keepAttention(
       "keep-attention", cl::desc("Leave sopt.attention for its own schedule"),

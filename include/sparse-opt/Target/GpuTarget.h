@@ -20,8 +20,12 @@ struct GpuTarget {
   int64_t maxThreadsPerSM = 2048;
   int64_t warpSize = 32;
   /// Row elements one thread may keep in registers across a reduction
-  /// (beyond this a row is cached in shared memory or re-read).
+  /// (beyond this a row is cached in shared memory or re-read): a cap on
+  /// what the row mappings choose.
   int64_t registerElementsPerThread = 32;
+  /// Bytes of a row value one thread of a row mapping keeps: 16 f32 or 32
+  /// f16/bf16 elements (halved for arithmetic-heavy rows).
+  int64_t rowBytesPerThread = 64;
 
   int64_t sharedMemoryPerSM = 228 * 1024;
   int64_t maxBlocksPerSM = 32;

@@ -123,13 +123,19 @@ def PropagateThreadMapping : Pass<"sopt-propagate-mapping"> {
     `sopt.index_map`: its result indices as a function of the group's
     iteration indices, so each index expression is formed once.
 
+    A row mapping gives each thread 64 bytes of the row (16 f32 elements:
+    the 512-wide rows below take a warp), 32 bytes when the group's
+    estimated arithmetic per element is heavy (an `erf` and its neighbours),
+    and twice the threads when the rows would fill under a quarter of the
+    GPU's thread slots.
+
     ```mlir
     %m = sopt.reduce sum %x dims = [1] keep_dims {sopt.backbone, sopt.group = 0 : i64,
         sopt.index_map = affine_map<(d0, d1) -> (d0, 0)>,
-        sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4096, cols = 1024,
-            threads_per_block = 256, threads_per_row = 32, rows_per_block = 8,
-            blocks_per_row = 1, vector_width = 4, grid = 512>}
-        : tensor<4096x1024xf32> -> tensor<4096x1xf32>
+        sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4096, cols = 512,
+            threads_per_block = 128, threads_per_row = 32, rows_per_block = 4,
+            blocks_per_row = 1, vector_width = 4, grid = 1024>}
+        : tensor<4096x512xf32> -> tensor<4096x1xf32>
     ```
   }];
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
@@ -140,7 +146,8 @@ def PropagateThreadMapping : Pass<"sopt-propagate-mapping"> {
            /*default=*/"232448", "Shared memory a block may use, in bytes">,
     Option<"registerElementsPerThread", "register-elements-per-thread",
            "int64_t", /*default=*/"32",
-           "Row elements a thread may keep in registers across a reduction">,
+           "Cap on the row elements a thread keeps in registers across a "
+           "reduction (row mappings otherwise keep 64 bytes per thread)">,
   ];
 }
 
@@ -206,7 +213,8 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
            /*default=*/"232448", "Shared memory a block may use, in bytes">,
     Option<"registerElementsPerThread", "register-elements-per-thread",
            "int64_t", /*default=*/"32",
-           "Row elements a thread may keep in registers across a reduction">,
+           "Cap on the row elements a thread keeps in registers across a "
+           "reduction (row mappings otherwise keep 64 bytes per thread)">,
   ];
 }
 

@@ -137,6 +137,13 @@ private:
   }
   bool isElementwise() const { return !group.hasBackbone(); }
   bool isSplit() const { return mapping.getBlocksPerRow() > 1; }
+  /// Whether a row is exactly `kItems` passes of its threads: no chunk of
+  /// any pass runs past the row's end.
+  bool hasWholePasses() const {
+    return !isSplit() &&
+           items * mapping.getThreadsPerRow() * mapping.getVectorWidth() ==
+               mapping.getCols();
+  }
   /// Columns: the reduced dims lead and threads own parallel positions; the
   /// code is the row code with the roles of the two index sets swapped.
   bool isColumns() const { return mapping.getKind() == MappingKind::Columns; }
@@ -476,6 +483,22 @@ void KernelWriter::cache(Value v, MemoryLevel level,
   cached[v] = "sopt::toFloat(" + slot + ")";
 }
 
+/// `text` with `prefix` before each line, except preprocessor lines (which
+/// stay in the first column).
+std::string indented(StringRef text, StringRef prefix) {
+  std::string out;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n');
+  for (auto [i, line] : llvm::enumerate(lines)) {
+    if (!line.empty() && !line.starts_with("#"))
+      out += prefix;
+    out += line;
+    if (i + 1 < lines.size())
+      out += "\n";
+  }
+  return out;
+}
+
 /// Whether `name` occurs in `text` as a whole identifier.
 bool mentions(StringRef text, StringRef name) {
   auto isIdent = [](char c) { return llvm::isAlnum(c) || c == '_'; };
@@ -618,18 +641,6 @@ std::string KernelWriter::elementLoop(int64_t phase) {
   inElement = false;
   if (element.body.empty() && chunkEnd.empty())
     return finish;
-  std::string loop;
-  if (isColumns())
-    loop += "    for (int64_t col0 = kSegmentStart + lane; col0 < kSegmentEnd;\n"
-            "         col0 += kThreadsPerRow) {\n"
-            "      if (!rowValid)\n"
-            "        continue;\n";
-  else
-    loop += "#pragma unroll\n"
-            "    for (int it = 0; it < kItems; ++it) {\n"
-            "      const int64_t col0 = kSegmentStart + (int64_t(it) * kThreadsPerRow + lane) * kVector;\n"
-            "      if (!rowValid || col0 >= kCols)\n"
-            "        continue;\n";
   SmallVector<int64_t> reducedExtents;
   for (int64_t d : group.reducedDims)
     reducedExtents.push_back(group.domain[d]);
@@ -638,17 +649,37 @@ std::string KernelWriter::elementLoop(int64_t phase) {
     reducedNames.push_back(dimNames[d]);
     reducedChunkNames.push_back(chunkDimNames[d]);
   }
-  loop += delinearize("col0", reducedExtents, reducedChunkNames, "      ",
-                      chunkStart + chunkEnd);
-  loop += chunkStart;
+  std::string chunkDims = delinearize("col0", reducedExtents, reducedChunkNames,
+                                      "      ", chunkStart + chunkEnd);
   std::string colDims = delinearize("col", reducedExtents, reducedNames,
                                     "        ", element.body);
+  bool usesCol = !colDims.empty() || mentions(element.body, "col");
+  std::string loop;
+  if (isColumns())
+    loop += "    for (int64_t col0 = kSegmentStart + lane; col0 < kSegmentEnd;\n"
+            "         col0 += kThreadsPerRow) {\n"
+            "      if (!rowValid)\n"
+            "        continue;\n";
+  else
+    loop += "#pragma unroll\n"
+            "    for (int it = 0; it < kItems; ++it) {\n";
+  if (!isColumns() && (!hasWholePasses() || usesCol || !chunkDims.empty()))
+    loop += "      const int64_t col0 = kSegmentStart + (int64_t(it) * kThreadsPerRow + lane) * kVector;\n";
+  if (!isColumns() && !hasWholePasses())
+    loop += "      if (!rowValid || col0 >= kCols)\n"
+            "        continue;\n";
+  loop += chunkDims + chunkStart;
   loop += "#pragma unroll\n"
           "      for (int j = 0; j < kVector; ++j) {\n";
-  if (!colDims.empty() || mentions(element.body, "col"))
+  if (usesCol)
     loop += "        const int64_t col = col0 + j;\n" + colDims;
   loop += element.body;
   loop += "      }\n" + chunkEnd + "    }\n";
+  // One test for the whole row instead of one per chunk: the unrolled
+  // chunks form one straight block, so their loads can all be in flight
+  // before the arithmetic that waits for them.
+  if (!isColumns() && hasWholePasses())
+    loop = "    if (rowValid) {\n" + indented(loop, "  ") + "    }\n";
   return loop + finish;
 }
 
@@ -703,6 +734,8 @@ void KernelWriter::writeRows(llvm::raw_ostream &os) {
      ;
   if (!isColumns())
     os << "  constexpr int kItems = " << items << "; // chunks per thread and row\n";
+  if (hasWholePasses())
+    os << "  static_assert(kItems * kThreadsPerRow * kVector == kCols, \"no partial chunks\");\n";
   if (isColumns()) {
     // Each block walks one segment of the reduced extent.
     int64_t segmentRows = (mapping.getCols() + mapping.getBlocksPerRow() - 1) /

@@ -4,7 +4,7 @@
 // A region of three groups (row sums, their maximum, the input scaled by
 // it) that fits in one wave: one cooperative kernel, the groups in turn,
 // a grid-wide barrier before each group that reads an earlier one's value.
-// SUMMARY: scale_kernel0: 3 groups, 2 grid-wide barrier(s), 256 threads, grid 113, smem 0 B, 3136 B exchanged through global memory | [group 0: 1 ops (1 reductions) | subwarp_rows 777x37, 256 threads{{.+}}] [group 1: 1 ops (1 reductions) | warp_rows 1x777, 256 threads{{.+}}] [group 2: 2 ops | elementwise 28749x1, 256 threads{{.+}}]
+// SUMMARY: scale_kernel0: 3 groups, 2 grid-wide barrier(s), 256 threads, grid 113, smem 48 B, 3136 B exchanged through global memory | [group 0: 1 ops (1 reductions) | subwarp_rows 777x37, 256 threads{{.+}}] [group 1: 1 ops (1 reductions) | block_rows 1x777, 256 threads{{.+}}] [group 2: 2 ops | elementwise 28749x1, 256 threads{{.+}}]
 // SUMMARY-NOT: scale_kernel1
 
 // CHECK-LABEL: extern "C" __global__ void __launch_bounds__(256)
@@ -34,15 +34,16 @@ func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
   return %y : tensor<777x37xf32>
 }
 
-// The largest one-wave grid: 528 blocks, 4 per SM, which the launch bounds
-// demand; the second group splits its row over 5 blocks, its partials in the
-// scratch after the exchanged row sums, and the blocks past them only pass
-// the barriers.
-// SUMMARY: wave_kernel0: 2 groups, 1 grid-wide barrier(s), 256 threads, grid 528, smem 48 B, 16896 B exchanged
-// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(256, 4)
+// The largest one-wave grid: 132 blocks of 1024 threads, one per SM (the
+// second group's row of 16896 sums takes 1024 threads and more than they
+// keep in registers, so it is split over 5 blocks, its partials in the
+// scratch after the exchanged row sums; the blocks past them only pass the
+// barriers). The first group runs 128 rows of 8 threads per block.
+// SUMMARY: wave_kernel0: 2 groups, 1 grid-wide barrier(s), 1024 threads, grid 132, smem 144 B, 67584 B exchanged
+// CHECK-LABEL: extern "C" __global__ void __launch_bounds__(1024)
 // CHECK-NEXT: wave_kernel0(
-// CHECK: { // group 1: 1 ops (1 reductions) | split_row 1x4224
-// CHECK-NEXT: float *__restrict__ scratch = kernelScratch + 4224;
+// CHECK: { // group 1: 1 ops (1 reductions) | split_row 1x16896
+// CHECK-NEXT: float *__restrict__ scratch = kernelScratch + 16896;
 // CHECK: const int64_t rowBase = int64_t(blockIdx.x / kBlocksPerRow) * kRowsPerBlock;
 // CHECK: cooperative_groups::this_grid().sync();
 
@@ -51,14 +52,14 @@ func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
 // cannot be resident).
 // CHECK: extern "C" cudaError_t scale(
 // CHECK: cudaMallocAsync(&{{t[0-9]+}}, 3136, stream)
-// CHECK: cudaLaunchCooperativeKernel((const void *)scale_kernel0, 113, 256, params, 0, stream)
+// CHECK: cudaLaunchCooperativeKernel((const void *)scale_kernel0, 113, 256, params, 48, stream)
 // CHECK: extern "C" cudaError_t wave(
-// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 16916, stream)
-// CHECK: cudaLaunchCooperativeKernel((const void *)wave_kernel0, 528, 256, params, 48, stream)
-func.func @wave(%x: tensor<4224x1024xf32>) -> tensor<f32> {
-  %e = sopt.exp %x : tensor<4224x1024xf32>
-  %r = sopt.reduce sum %e dims = [1] : tensor<4224x1024xf32> -> tensor<4224xf32>
-  %l = sopt.log %r : tensor<4224xf32>
-  %t = sopt.reduce sum %l dims = [0] : tensor<4224xf32> -> tensor<f32>
+// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 67604, stream)
+// CHECK: cudaLaunchCooperativeKernel((const void *)wave_kernel0, 132, 1024, params, 144, stream)
+func.func @wave(%x: tensor<16896x128xf32>) -> tensor<f32> {
+  %e = sopt.exp %x : tensor<16896x128xf32>
+  %r = sopt.reduce sum %e dims = [1] : tensor<16896x128xf32> -> tensor<16896xf32>
+  %l = sopt.log %r : tensor<16896xf32>
+  %t = sopt.reduce sum %l dims = [0] : tensor<16896xf32> -> tensor<f32>
   return %t : tensor<f32>
 }

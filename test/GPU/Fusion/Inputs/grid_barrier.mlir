@@ -42,14 +42,14 @@ func.func @column_sum_max_f32_1000x37(%x: tensor<1000x37xf32>) -> tensor<f32> {
   return %m : tensor<f32>
 }
 
-// The largest grid one wave allows (528 blocks of 256 threads at 64
-// registers each); the second group splits its one row over 5 blocks and
-// meets their partials at a barrier of its own, while the other 523 blocks
-// only pass the barriers.
-func.func @log_sum_exp_sum_f32_4224x1024(%x: tensor<4224x1024xf32>) -> tensor<f32> {
-  %e = sopt.exp %x : tensor<4224x1024xf32>
-  %r = sopt.reduce sum %e dims = [1] : tensor<4224x1024xf32> -> tensor<4224xf32>
-  %l = sopt.log %r : tensor<4224xf32>
-  %t = sopt.reduce sum %l dims = [0] : tensor<4224xf32> -> tensor<f32>
+// The largest grid one wave allows (132 blocks of 1024 threads at 64
+// registers each, 128 rows of 8 threads per block); the second group splits
+// its one row of 16896 over 5 blocks and meets their partials at a barrier
+// of its own, while the other 127 blocks only pass the barriers.
+func.func @log_sum_exp_sum_f32_16896x128(%x: tensor<16896x128xf32>) -> tensor<f32> {
+  %e = sopt.exp %x : tensor<16896x128xf32>
+  %r = sopt.reduce sum %e dims = [1] : tensor<16896x128xf32> -> tensor<16896xf32>
+  %l = sopt.log %r : tensor<16896xf32>
+  %t = sopt.reduce sum %l dims = [0] : tensor<16896xf32> -> tensor<f32>
   return %t : tensor<f32>
 }
