@@ -58,6 +58,37 @@ __device__ __forceinline__ void storeVector(T *__restrict__ dst, const float (&s
   *reinterpret_cast<V *>(dst) = vector;
 }
 
+/// Reads a value that other blocks of this kernel wrote before a grid-wide
+/// barrier: through L2 (`ld.global.cg`), never the non-coherent read-only
+/// path. The assembly is volatile so that the compiler cannot execute the
+/// load ahead of the bounds test guarding it: CUDA's `__ldcg` for 16-bit
+/// types is plain inline assembly, which it may speculate, reading past the
+/// end of the buffer.
+template <typename T>
+__device__ __forceinline__ T loadFromGrid(const T *__restrict__ src) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+                "exchanged values are 8, 16, 32 or 64 bits wide");
+  T value;
+  if constexpr (sizeof(T) == 1) {
+    unsigned int bits; // a byte load widens into a 32-bit register
+    asm volatile("ld.global.cg.u8 %0, [%1];" : "=r"(bits) : "l"(src));
+    __builtin_memcpy(&value, &bits, sizeof(T));
+  } else if constexpr (sizeof(T) == 2) {
+    unsigned short bits;
+    asm volatile("ld.global.cg.b16 %0, [%1];" : "=h"(bits) : "l"(src));
+    __builtin_memcpy(&value, &bits, sizeof(T));
+  } else if constexpr (sizeof(T) == 4) {
+    unsigned int bits;
+    asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(bits) : "l"(src));
+    __builtin_memcpy(&value, &bits, sizeof(T));
+  } else {
+    unsigned long long bits;
+    asm volatile("ld.global.cg.b64 %0, [%1];" : "=l"(bits) : "l"(src));
+    __builtin_memcpy(&value, &bits, sizeof(T));
+  }
+  return value;
+}
+
 } // namespace sopt
 
 #endif // SPARSE_OPT_RUNTIME_CONVERT_CUH

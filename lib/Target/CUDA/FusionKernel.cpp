@@ -281,10 +281,10 @@ std::string KernelWriter::load(BlockArgument arg, AffineMap map) {
 
 std::string KernelWriter::loadExchanged(Value v, StringRef buffer, AffineMap map) {
   auto type = tensorType(v);
-  // Written by other blocks before the barrier: read through L2 (__ldcg),
-  // never through the non-coherent read-only path.
+  // Written by other blocks before the barrier: read through L2, never
+  // through the non-coherent read-only path (Convert.cuh says why not __ldcg).
   return scalarLoad(scopeFor(map),
-                    "__ldcg(" + buffer.str() + " + " +
+                    "sopt::loadFromGrid(" + buffer.str() + " + " +
                         offsetOf(map, type.getShape(), dimNames) + ")",
                     type.getElementType());
 }

@@ -19,11 +19,11 @@
 // CHECK: cooperative_groups::this_grid().sync();
 // CHECK-NEXT: { // group 1:
 // Read back through L2, never the read-only path.
-// CHECK: sopt::toFloat(__ldcg(x0 + d0))
+// CHECK: sopt::toFloat(sopt::loadFromGrid(x0 + d0))
 // CHECK: x1[0] = sopt::fromFloat<float>(acc{{[0-9]+}});
 // CHECK: cooperative_groups::this_grid().sync();
 // CHECK-NEXT: { // group 2:
-// CHECK: sopt::toFloat(__ldcg(x1 + 0))
+// CHECK: sopt::toFloat(sopt::loadFromGrid(x1 + 0))
 // CHECK: out0[
 // CHECK-NOT: this_grid().sync()
 func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
