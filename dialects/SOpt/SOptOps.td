@@ -22,17 +22,11 @@ def SOpt_StoredEntriesElementwise : NativeOpTrait<"StoredEntriesElementwise"> {
 }
 
 // The description paragraph every op with that trait shares.
-defvar SOpt_StoredEntriesDoc = [{
-
-    **On stored entries.** An operand may be a CSR matrix (such as the result
-    of `sopt.sddmm`): the op then computes only at its stored entries, a dense
-    operand of the same shape is read at each entry's (row, column) (sampled),
-    and the result is a CSR matrix of the same type with the same pattern.
-    Every sparse operand of one op has the same type and must hold the same
-    pattern (the op pairs their values entry by entry). Implicit zeros stay
-    zeros whatever the op (`exp` of a sparse matrix is `exp` of its stored
-    values, not a dense matrix of ones).
-}];
+class SOpt_SharedDoc<string text> {
+  string doc = text;
+}
+def SOpt_StoredEntriesDoc : SOpt_SharedDoc<
+    "**On stored entries.** An operand may be a CSR matrix (such as the result of `sopt.sddmm`): the op then computes only at its stored entries, a dense operand of the same shape is read at each entry's (row, column) (sampled), and the result is a CSR matrix of the same type with the same pattern. Every sparse operand of one op has the same type and must hold the same pattern (the op pairs their values entry by entry). Implicit zeros stay zeros whatever the op (`exp` of a sparse matrix is `exp` of its stored values, not a dense matrix of ones).">;
 
 //===----------------------------------------------------------------------===//
 // Constants
@@ -62,11 +56,11 @@ class SOpt_UnaryOp<string mnemonic, string math, list<Trait> traits = []>
     : SOpt_Op<mnemonic, !listconcat(traits,
           [Elementwise, SameOperandsAndResultType, SOpt_StoredEntriesElementwise])> {
   let summary = "elementwise " # math;
-  let description = "Computes `" # math # "` for every element.\n\n" #
-      "```mlir\n%y = sopt." # mnemonic # " %x : tensor<128x1024xf32>\n```\n" #
-      SOpt_StoredEntriesDoc # "\n" #
+  let description = !strconcat("Computes `" # math # "` for every element.\n\n" #
+      "```mlir\n%y = sopt." # mnemonic # " %x : tensor<128x1024xf32>\n```\n\n",
+      SOpt_StoredEntriesDoc.doc, "\n\n" #
       "```mlir\n#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>\n" #
-      "%z = sopt." # mnemonic # " %scores : tensor<512x512xf32, #CSR>\n```";
+      "%z = sopt." # mnemonic # " %scores : tensor<512x512xf32, #CSR>\n```");
   let arguments = (ins SOpt_AnyFloatTensor:$input);
   let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
@@ -133,15 +127,15 @@ class SOpt_BinaryOp<string mnemonic, string math, list<Trait> traits = []>
           [Elementwise, SameOperandsAndResultShape,
            SameOperandsAndResultElementType, SOpt_StoredEntriesElementwise])> {
   let summary = "elementwise " # math;
-  let description = "Computes `" # math # "` for every element; both " #
+  let description = !strconcat("Computes `" # math # "` for every element; both " #
       "operands have the result's shape and element type (use " #
       "`sopt.broadcast` first). When all types are equal one type is " #
       "written.\n\n" #
-      "```mlir\n%z = sopt." # mnemonic # " %x, %y : tensor<128x1024xf32>\n```\n" #
-      SOpt_StoredEntriesDoc # "\n" #
+      "```mlir\n%z = sopt." # mnemonic # " %x, %y : tensor<128x1024xf32>\n```\n\n",
+      SOpt_StoredEntriesDoc.doc, "\n\n" #
       "```mlir\n// %d = sopt.sddmm ... -> tensor<512x512xf32, #CSR>; %bias is dense\n" #
       "%z = sopt." # mnemonic # " %d, %bias\n" #
-      "    : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>\n```";
+      "    : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>\n```");
   let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs);
   let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = [{
@@ -558,6 +552,12 @@ def SOpt_FusionOp : SOpt_Op<"fusion", [IsolatedFromAbove,
       sopt.yield %g : tensor<128x768xf32>
     }
     ```
+
+    A region whose result is a CSR matrix is *over stored entries*: it
+    holds elementwise ops on the entries of CSR inputs (and the broadcasts
+    and splat constants they read), formed by `sopt-fuse-sparse-epilogues`,
+    and runs per stored entry — inside an SDDMM's kernel when marked
+    `sopt.sparse_epilogue`, else as a kernel of its own.
   }];
   let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
   let results = (outs Variadic<AnyRankedTensor>:$results);

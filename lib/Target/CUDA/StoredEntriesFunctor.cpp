@@ -48,12 +48,15 @@ private:
 
 std::string FunctorWriter::broadcastOffset(ArrayRef<int64_t> operandShape,
                                            ArrayRef<int64_t> dims) {
-  std::string offset = "0";
+  // Row-major; a dimension of size 1 adds nothing.
+  std::string offset;
   for (auto [d, size] : llvm::enumerate(operandShape)) {
-    std::string index = size == 1 ? "0" : dims[d] == 0 ? "row" : "column";
-    offset = "(" + offset + ") * " + std::to_string(size) + " + " + index;
+    if (size == 1)
+      continue;
+    std::string index = dims[d] == 0 ? "row" : "column";
+    offset = offset.empty() ? index : "(" + offset + ") * " + std::to_string(size) + " + " + index;
   }
-  return offset;
+  return offset.empty() ? "0" : offset;
 }
 
 FailureOr<std::string> FunctorWriter::operand(Value v) {
