@@ -286,7 +286,8 @@ std::string HostWriter::csrValuesDestination(Value v, const std::string &nnz) {
 }
 
 LogicalResult HostWriter::emitStoredEntries(FusionOp fusion) {
-  Value patternValue = fusion.getInputs()[patternInput(fusion)];
+  // Checked when the functor was written.
+  Value patternValue = fusion.getInputs()[*patternInput(fusion)];
   auto it = csr.find(patternValue);
   if (it == csr.end())
     return fusion.emitOpError("computes on the stored entries of a CSR matrix that is "

@@ -135,19 +135,20 @@ FailureOr<std::string> FunctorWriter::write() {
 
 } // namespace
 
-unsigned sopt::cuda::patternInput(FusionOp fusion) {
+std::optional<unsigned> sopt::cuda::patternInput(FusionOp fusion) {
   for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
     if (isSparse(input))
       return i;
-  llvm_unreachable("a region over stored entries reads a CSR matrix");
+  return std::nullopt;
 }
 
 FailureOr<std::string> sopt::cuda::emitStoredEntriesFunctor(FusionOp fusion,
                                                             std::optional<unsigned> productInput,
                                                             StringRef name,
                                                             llvm::raw_ostream &os) {
-  if (fusion->getNumResults() != 1 || fusion.getResult(0).getType() !=
-                                          fusion.getInputs()[patternInput(fusion)].getType())
+  std::optional<unsigned> pattern = patternInput(fusion);
+  if (fusion->getNumResults() != 1 || !pattern ||
+      fusion.getResult(0).getType() != fusion.getInputs()[*pattern].getType())
     return fusion.emitOpError("is over stored entries but does not have one result of "
                               "its CSR inputs' type");
   auto type = cast<RankedTensorType>(fusion.getResult(0).getType());

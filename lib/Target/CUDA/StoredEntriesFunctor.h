@@ -30,8 +30,9 @@ FailureOr<std::string> emitStoredEntriesFunctor(FusionOp fusion,
                                                 std::optional<unsigned> productInput,
                                                 llvm::StringRef name, llvm::raw_ostream &os);
 
-/// The input whose pattern the region's entries follow: its first CSR input.
-unsigned patternInput(FusionOp fusion);
+/// The input whose pattern the region's entries follow: its first CSR input
+/// (none only in a malformed region, which emitStoredEntriesFunctor refuses).
+std::optional<unsigned> patternInput(FusionOp fusion);
 
 } // namespace mlir::sopt::cuda
 
