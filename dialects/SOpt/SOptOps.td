@@ -13,6 +13,21 @@ include "mlir/IR/OpBase.td"
 class SOpt_Op<string mnemonic, list<Trait> traits = []>
     : Op<SOpt_Dialect, mnemonic, !listconcat(traits, [Pure])>;
 
+// Elementwise ops that may take CSR operands and then act on their stored
+// entries only (docs/Sparse.md, "Elementwise ops on stored entries"): every
+// sparse operand has one type, and the result has it too. Dense operands of
+// the same shape are read at each entry's (row, column).
+def SOpt_StoredEntriesElementwise : NativeOpTrait<"StoredEntriesElementwise"> {
+  let cppNamespace = "::mlir::sopt";
+}
+
+// The description paragraph every op with that trait shares.
+class SOpt_SharedDoc<string text> {
+  string doc = text;
+}
+def SOpt_StoredEntriesDoc : SOpt_SharedDoc<
+    "**On stored entries.** An operand may be a CSR matrix (such as the result of `sopt.sddmm`): the op then computes only at its stored entries, a dense operand of the same shape is read at each entry's (row, column) (sampled), and the result is a CSR matrix of the same type with the same pattern. Every sparse operand of one op has the same type and must hold the same pattern (the op pairs their values entry by entry). Implicit zeros stay zeros whatever the op (`exp` of a sparse matrix is `exp` of its stored values, not a dense matrix of ones).">;
+
 //===----------------------------------------------------------------------===//
 // Constants
 //===----------------------------------------------------------------------===//
@@ -39,12 +54,15 @@ def SOpt_ConstantOp : SOpt_Op<"constant", [ConstantLike,
 
 class SOpt_UnaryOp<string mnemonic, string math, list<Trait> traits = []>
     : SOpt_Op<mnemonic, !listconcat(traits,
-          [Elementwise, SameOperandsAndResultType])> {
+          [Elementwise, SameOperandsAndResultType, SOpt_StoredEntriesElementwise])> {
   let summary = "elementwise " # math;
-  let description = "Computes `" # math # "` for every element.\n\n" #
-      "```mlir\n%y = sopt." # mnemonic # " %x : tensor<128x1024xf32>\n```";
-  let arguments = (ins SOpt_FloatTensor:$input);
-  let results = (outs SOpt_FloatTensor:$result);
+  let description = !strconcat("Computes `" # math # "` for every element.\n\n" #
+      "```mlir\n%y = sopt." # mnemonic # " %x : tensor<128x1024xf32>\n```\n\n",
+      SOpt_StoredEntriesDoc.doc, "\n\n" #
+      "```mlir\n#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>\n" #
+      "%z = sopt." # mnemonic # " %scores : tensor<512x512xf32, #CSR>\n```");
+  let arguments = (ins SOpt_AnyFloatTensor:$input);
+  let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
@@ -60,7 +78,8 @@ def SOpt_SqrtOp : SOpt_UnaryOp<"sqrt", "sqrt(x)">;
 def SOpt_RsqrtOp : SOpt_UnaryOp<"rsqrt", "1 / sqrt(x)">;
 def SOpt_ReciprocalOp : SOpt_UnaryOp<"reciprocal", "1 / x">;
 
-def SOpt_GeluOp : SOpt_Op<"gelu", [Elementwise, SameOperandsAndResultType]> {
+def SOpt_GeluOp : SOpt_Op<"gelu", [Elementwise, SameOperandsAndResultType,
+    SOpt_StoredEntriesElementwise]> {
   let summary = "elementwise GELU";
   let description = [{
     `x * Φ(x)`, either exactly through erf (the default) or with the tanh
@@ -70,11 +89,14 @@ def SOpt_GeluOp : SOpt_Op<"gelu", [Elementwise, SameOperandsAndResultType]> {
     %y = sopt.gelu %x : tensor<128x4096xf32>
     %z = sopt.gelu %x approximation = tanh : tensor<128x4096xf32>
     ```
+
+    Like the other elementwise math ops it may act on the stored entries of
+    a CSR operand (see `sopt.exp`).
   }];
-  let arguments = (ins SOpt_FloatTensor:$input,
+  let arguments = (ins SOpt_AnyFloatTensor:$input,
       DefaultValuedAttr<SOpt_GeluApproximation,
                         "::mlir::sopt::GeluApproximation::Erf">:$approximation);
-  let results = (outs SOpt_FloatTensor:$result);
+  let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = [{
     $input (`approximation` `=` $approximation^)? attr-dict `:` type($result)
   }];
@@ -102,14 +124,27 @@ def SOpt_CastOp : SOpt_Op<"cast", [Elementwise, SameOperandsAndResultShape]> {
 
 class SOpt_BinaryOp<string mnemonic, string math, list<Trait> traits = []>
     : SOpt_Op<mnemonic, !listconcat(traits,
-          [Elementwise, SameOperandsAndResultType])> {
+          [Elementwise, SameOperandsAndResultShape,
+           SameOperandsAndResultElementType, SOpt_StoredEntriesElementwise])> {
   let summary = "elementwise " # math;
-  let description = "Computes `" # math # "` for every element; both " #
-      "operands have the result's type (use `sopt.broadcast` first).\n\n" #
-      "```mlir\n%z = sopt." # mnemonic # " %x, %y : tensor<128x1024xf32>\n```";
-  let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs);
-  let results = (outs SOpt_FloatTensor:$result);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($result)";
+  let description = !strconcat("Computes `" # math # "` for every element; both " #
+      "operands have the result's shape and element type (use " #
+      "`sopt.broadcast` first). When all types are equal one type is " #
+      "written.\n\n" #
+      "```mlir\n%z = sopt." # mnemonic # " %x, %y : tensor<128x1024xf32>\n```\n\n",
+      SOpt_StoredEntriesDoc.doc, "\n\n" #
+      "```mlir\n// %d = sopt.sddmm ... -> tensor<512x512xf32, #CSR>; %bias is dense\n" #
+      "%z = sopt." # mnemonic # " %d, %bias\n" #
+      "    : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>\n```");
+  let arguments = (ins SOpt_AnyFloatTensor:$lhs, SOpt_AnyFloatTensor:$rhs);
+  let results = (outs SOpt_AnyFloatTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:`
+    custom<ElementwiseTypes>(type($lhs), type($rhs), type($result))
+  }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$lhs, "::mlir::Value":$rhs), [{
+    build($_builder, $_state, ::mlir::sopt::getElementwiseResultType({lhs, rhs}), lhs, rhs);
+  }]>];
 }
 
 def SOpt_AddOp : SOpt_BinaryOp<"add", "lhs + rhs", [Commutative]>;
@@ -129,6 +164,9 @@ def SOpt_CompareOp : SOpt_Op<"compare", [Elementwise, SameTypeOperands,
     %keep = sopt.compare gt, %x, %threshold : tensor<128x128xf32>
     // %keep : tensor<128x128xi1>
     ```
+
+    Dense operands only: a sparse boolean result would have no consumer
+    (compare the dense tensor a mask comes from, then `sopt.select`).
   }];
   let arguments = (ins SOpt_CompareDirection:$direction,
                        SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs);
@@ -139,7 +177,9 @@ def SOpt_CompareOp : SOpt_Op<"compare", [Elementwise, SameTypeOperands,
 }
 
 def SOpt_SelectOp : SOpt_Op<"select", [Elementwise,
-    AllTypesMatch<["on_true", "on_false", "result"]>,
+    AllElementTypesMatch<["on_true", "on_false", "result"]>,
+    AllShapesMatch<["on_true", "on_false", "result"]>,
+    SOpt_StoredEntriesElementwise,
     TypesMatchWith<"condition is a boolean tensor of the result shape",
                    "result", "condition",
                    "::mlir::sopt::getBoolTensorLike($_self)">]> {
@@ -150,13 +190,28 @@ def SOpt_SelectOp : SOpt_Op<"select", [Elementwise,
     ```mlir
     %y = sopt.select %keep, %x, %neg_inf : tensor<128x128xf32>
     ```
+
+    `on_true` and `on_false` may be CSR (see `sopt.exp` for the stored-entries
+    meaning); the condition is always dense, read at each stored entry — a
+    mask applied to an SDDMM's scores:
+
+    ```mlir
+    %m = sopt.select %keep, %scores, %zero
+        : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>
+    ```
   }];
   let arguments = (ins SOpt_BoolTensor:$condition,
-                       SOpt_FloatTensor:$on_true, SOpt_FloatTensor:$on_false);
-  let results = (outs SOpt_FloatTensor:$result);
+                       SOpt_AnyFloatTensor:$on_true, SOpt_AnyFloatTensor:$on_false);
+  let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = [{
-    $condition `,` $on_true `,` $on_false attr-dict `:` type($result)
+    $condition `,` $on_true `,` $on_false attr-dict `:`
+    custom<ElementwiseTypes>(type($on_true), type($on_false), type($result))
   }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$condition, "::mlir::Value":$on_true,
+                                 "::mlir::Value":$on_false), [{
+    build($_builder, $_state, ::mlir::sopt::getElementwiseResultType({on_true, on_false}),
+          condition, on_true, on_false);
+  }]>];
 }
 
 //===----------------------------------------------------------------------===//
@@ -497,6 +552,12 @@ def SOpt_FusionOp : SOpt_Op<"fusion", [IsolatedFromAbove,
       sopt.yield %g : tensor<128x768xf32>
     }
     ```
+
+    A region whose result is a CSR matrix is *over stored entries*: it
+    holds elementwise ops on the entries of CSR inputs (and the broadcasts
+    and splat constants they read), formed by `sopt-fuse-sparse-epilogues`,
+    and runs per stored entry — inside an SDDMM's kernel when marked
+    `sopt.sparse_epilogue`, else as a kernel of its own.
   }];
   let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
   let results = (outs Variadic<AnyRankedTensor>:$results);
@@ -509,6 +570,9 @@ def SOpt_FusionOp : SOpt_Op<"fusion", [IsolatedFromAbove,
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     YieldOp getYield();
+    /// Whether the region computes on the stored entries of CSR matrices
+    /// (its results are sparse) rather than over a dense domain.
+    bool isOverStoredEntries();
   }];
 }
 

@@ -18,8 +18,12 @@ bool isComputeIntensive(Operation *op);
 
 /// sopt ops a fusion region may hold (elementwise, broadcast, reduce,
 /// reshape, transpose). Constants are not nodes: splats are cloned into the
-/// regions that use them, other constants become region inputs.
+/// regions that use them, other constants become region inputs. Neither are
+/// ops on the stored entries of CSR matrices, nor broadcasts only they read.
 bool isFusible(Operation *op);
+/// A broadcast read only by ops on stored entries: each reads it at its own
+/// entries, so it is recomputed there instead of stored densely.
+bool isSampledBroadcast(Operation *op);
 
 /// A constant whose every element is equal: a scalar inside a kernel.
 bool isSplatConstant(Operation *op);

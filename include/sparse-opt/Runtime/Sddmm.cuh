@@ -54,13 +54,6 @@ __device__ __forceinline__ int64_t rowOfEntry(const int32_t *__restrict__ positi
   return row;
 }
 
-/// The row holding entry `entry`: the last row whose first entry is at or
-/// before it (the first row starting after it, less one).
-__device__ __forceinline__ int64_t findRow(const int32_t *__restrict__ positions,
-                                           int64_t rows, int32_t entry) {
-  return lowerBound(positions, int64_t(1), rows, entry + 1) - 1;
-}
-
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
           int TileNonzeros, typename Epilogue>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)

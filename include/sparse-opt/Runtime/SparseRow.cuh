@@ -82,6 +82,13 @@ __device__ __forceinline__ Index lowerBound(const Element *__restrict__ array, I
   return begin;
 }
 
+/// The row holding entry `entry`: the last row whose first entry is at or
+/// before it (the first row starting after it, less one).
+__device__ __forceinline__ int64_t findRow(const int32_t *__restrict__ positions,
+                                           int64_t rows, int32_t entry) {
+  return lowerBound(positions, int64_t(1), rows, entry + 1) - 1;
+}
+
 /// The row a tile slot works on: the slot itself, or its entry in the
 /// prepared row order (longest rows first).
 __device__ __forceinline__ int64_t rowOfSlot(const int32_t *rowOrder, int64_t slot) {

@@ -53,8 +53,12 @@ def FormFusionRegions : Pass<"sopt-form-fusion-regions"> {
     cycle through an op outside the cluster is refused, so a cluster never
     needs to run both before and after another kernel. Splat constants are
     cloned into the regions that use them; a cluster of reshapes alone stays
-    outside (a reshape moves no data). Ops are then re-sorted so every value
-    is defined before use.
+    outside (a reshape moves no data). Ops on the stored entries of CSR
+    matrices, and broadcasts read only by them, are not clustered: a dense
+    region's thread mapping covers every element of a dense shape, which
+    they have none of (sopt-fuse-sparse-epilogues gives them regions of
+    their own, usually inside an SDDMM). Ops are then re-sorted so every
+    value is defined before use.
 
     Before:
 
@@ -275,10 +279,10 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
 }
 
 def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
-  let summary = "Run elementwise regions that consume an SpMM inside its kernel";
+  let summary = "Run elementwise work on an SpMM or SDDMM result inside its kernel";
   let description = [{
-    A scheduled `sopt.spmm` writes every output element once, from the
-    registers that accumulated it. A `sopt.fusion` region with one
+    **SpMM.** A scheduled `sopt.spmm` writes every output element once, from
+    the registers that accumulated it. A `sopt.fusion` region with one
     elementwise group (no reduction) over the product's `[m, n]` shape, one
     result of the product's type, that reads the product only at the element
     it computes (bias, activation, scaling, residual add) and is the
@@ -304,6 +308,53 @@ def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
     ```
 
     After: the same IR, the region marked `{sopt.sparse_epilogue = 0 : i64}`.
+
+    **SDDMM.** Elementwise ops on the stored entries of a CSR matrix (kept
+    out of dense regions by sopt-form-fusion-regions) go into regions over
+    stored entries:
+
+    - *Epilogue.* The ops that follow an SDDMM one after another, each the
+      only reader of the one before (the first reads the SDDMM's result),
+      with the broadcasts and splat constants they read, become one region
+      marked `sopt.sparse_epilogue = <input index of the product>`; the
+      SDDMM moves right before it. Its kernel evaluates the region at each
+      entry, with the entry's row and column for sampled dense operands.
+    - *Scale prologue.* A dense operand of the SDDMM that is `x * s`, with
+      `s` a splat constant or a broadcast one-element tensor (a bare
+      `sopt.mul` or a dense region holding only it) read by nothing but the
+      SDDMM, is replaced by `x`, and `s` multiplies the product instead, as
+      the first op of the epilogue (tagged `sopt.sddmm_prologue = "lhs"` or
+      `"rhs"`). The product is then rounded once more differently: the
+      scale multiplies the f32 dot product instead of each element of `x`
+      before it (exact when `s` is a power of two and nothing overflows).
+    - Other ops on stored entries (their input is read twice, or is a
+      function argument) get regions of their own, unmarked: the emitter
+      runs them as a kernel over the stored entries.
+
+    Before:
+
+    ```mlir
+    %c = sopt.constant dense<0.125> : tensor<512x64xf32>
+    %qs = sopt.mul %q, %c : tensor<512x64xf32>
+    %d = sopt.sddmm %qs, %k, %s transpose_rhs : ... -> tensor<512x512xf32, #CSR>
+    %e = sopt.exp %d : tensor<512x512xf32, #CSR>
+    %y = sopt.mul %e, %mask : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>
+    ```
+
+    After:
+
+    ```mlir
+    %d = sopt.sddmm %q, %k, %s transpose_rhs : ... -> tensor<512x512xf32, #CSR>
+    %y = sopt.fusion ins(%d, %mask : tensor<512x512xf32, #CSR>, tensor<512x512xf32>)
+        attributes {sopt.sparse_epilogue = 0 : i64} -> tensor<512x512xf32, #CSR> {
+    ^bb0(%p: tensor<512x512xf32, #CSR>, %m: tensor<512x512xf32>):
+      %c = sopt.constant dense<0.125> : tensor<512x512xf32>
+      %x = sopt.mul %p, %c {sopt.sddmm_prologue = "lhs"} : ...
+      %e = sopt.exp %x : tensor<512x512xf32, #CSR>
+      %r = sopt.mul %e, %m : ...
+      sopt.yield %r : tensor<512x512xf32, #CSR>
+    }
+    ```
   }];
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }

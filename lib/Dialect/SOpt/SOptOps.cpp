@@ -17,7 +17,23 @@ using namespace mlir::sopt;
 // would make the latter ambiguous.
 Type mlir::sopt::getBoolTensorLike(Type type) {
   auto shaped = cast<ShapedType>(type);
-  return shaped.clone(IntegerType::get(type.getContext(), 1));
+  // Dense even for a sparse operand: conditions are read at stored entries.
+  return RankedTensorType::get(shaped.getShape(),
+                               IntegerType::get(type.getContext(), 1));
+}
+
+Type mlir::sopt::getElementwiseResultType(ArrayRef<Value> operands) {
+  for (Value v : operands)
+    if (sparse_tensor::getSparseTensorEncoding(v.getType()))
+      return v.getType();
+  return operands.front().getType();
+}
+
+bool mlir::sopt::isStoredEntriesOp(Operation *op) {
+  return op->hasTrait<StoredEntriesElementwise>() &&
+         llvm::any_of(op->getOperandTypes(), [](Type t) {
+           return sparse_tensor::getSparseTensorEncoding(t) != nullptr;
+         });
 }
 
 namespace {
@@ -106,6 +122,65 @@ LogicalResult verifyNormInput(Operation *op, RankedTensorType input) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops on stored entries
+//===----------------------------------------------------------------------===//
+
+LogicalResult mlir::sopt::verifyStoredEntriesOperands(Operation *op) {
+  RankedTensorType sparseType;
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    if (!sparse_tensor::getSparseTensorEncoding(tensor))
+      continue;
+    if (!sparseType) {
+      if (getSparseFormat(tensor) != SparseFormat::CSR || !hasSupportedIndexWidths(tensor))
+        return op->emitOpError() << "operand #" << i << " has the sparse type " << tensor
+                                 << "; elementwise ops act on the stored entries of "
+                                    "CSR matrices only (32- or 64-bit indices)";
+      sparseType = tensor;
+      continue;
+    }
+    if (tensor != sparseType)
+      return op->emitOpError() << "has sparse operands of two types, " << sparseType
+                               << " and " << tensor
+                               << "; the sparse operands of an elementwise op share "
+                                  "one type (and pattern)";
+  }
+  for (Type result : op->getResultTypes()) {
+    bool resultSparse = sparse_tensor::getSparseTensorEncoding(result) != nullptr;
+    if (!sparseType && resultSparse)
+      return op->emitOpError() << "has the sparse result type " << result
+                               << " but no sparse operand; a dense op has a dense "
+                                  "result";
+    if (sparseType && result != sparseType)
+      return op->emitOpError() << "has the result type " << result
+                               << ", but an op on the stored entries of " << sparseType
+                               << " returns that type (same pattern)";
+  }
+  return success();
+}
+
+/// `: T` when the operands and the result share the type T, otherwise
+/// `: L, R -> T` (a CSR operand with a dense one).
+static ParseResult parseElementwiseTypes(OpAsmParser &parser, Type &lhs, Type &rhs,
+                                  Type &result) {
+  if (parser.parseType(lhs))
+    return failure();
+  if (failed(parser.parseOptionalComma())) {
+    rhs = result = lhs;
+    return success();
+  }
+  return failure(parser.parseType(rhs) || parser.parseArrow() ||
+                 parser.parseType(result));
+}
+
+static void printElementwiseTypes(OpAsmPrinter &printer, Operation *, Type lhs, Type rhs,
+                           Type result) {
+  printer << lhs;
+  if (lhs != rhs || lhs != result)
+    printer << ", " << rhs << " -> " << result;
+}
 
 //===----------------------------------------------------------------------===//
 // ConstantOp
@@ -424,6 +499,12 @@ LogicalResult AttentionOp::verify() {
 
 YieldOp FusionOp::getYield() {
   return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+bool FusionOp::isOverStoredEntries() {
+  return llvm::any_of(getResultTypes(), [](Type t) {
+    return sparse_tensor::getSparseTensorEncoding(t) != nullptr;
+  });
 }
 
 LogicalResult FusionOp::verifyRegions() {

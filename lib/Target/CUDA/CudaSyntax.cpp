@@ -2,12 +2,16 @@
 
 #include "CudaSyntax.h"
 
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cmath>
 
 using namespace mlir;
+using namespace mlir::sopt;
 
 std::optional<std::string> sopt::cuda::storageType(Type type) {
   if (type.isF32())
@@ -81,4 +85,53 @@ std::string sopt::cuda::affineToC(AffineExpr expr,
   default:
     llvm_unreachable("ceildiv does not occur in index maps");
   }
+}
+
+std::string sopt::cuda::elementwiseExpression(Operation *op, ArrayRef<std::string> x) {
+  auto call = [&](StringRef fn) { return (fn + "(" + x[0] + ")").str(); };
+  auto infix = [&](StringRef sym) {
+    return "(" + x[0] + " " + sym.str() + " " + x[1] + ")";
+  };
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case([&](NegOp) { return "(-" + x[0] + ")"; })
+      .Case([&](AbsOp) { return call("fabsf"); })
+      .Case([&](ExpOp) { return call("expf"); })
+      .Case([&](LogOp) { return call("logf"); })
+      .Case([&](TanhOp) { return call("tanhf"); })
+      .Case([&](ErfOp) { return call("erff"); })
+      .Case([&](SigmoidOp) { return "(1.0f / (1.0f + expf(-" + x[0] + ")))"; })
+      .Case([&](ReluOp) { return "fmaxf(" + x[0] + ", 0.0f)"; })
+      .Case([&](SqrtOp) { return call("sqrtf"); })
+      .Case([&](RsqrtOp) { return call("rsqrtf"); })
+      .Case([&](ReciprocalOp) { return "(1.0f / " + x[0] + ")"; })
+      .Case([&](GeluOp gelu) {
+        if (gelu.getApproximation() == GeluApproximation::Erf)
+          return "(0.5f * " + x[0] + " * (1.0f + erff(" + x[0] +
+                 " * 0.707106781f)))";
+        return "(0.5f * " + x[0] + " * (1.0f + tanhf(0.797884561f * (" + x[0] +
+               " + 0.044715f * " + x[0] + " * " + x[0] + " * " + x[0] + "))))";
+      })
+      .Case([&](AddOp) { return infix("+"); })
+      .Case([&](SubOp) { return infix("-"); })
+      .Case([&](MulOp) { return infix("*"); })
+      .Case([&](DivOp) { return infix("/"); })
+      .Case([&](MaxOp) { return "fmaxf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](MinOp) { return "fminf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](PowOp) { return "powf(" + x[0] + ", " + x[1] + ")"; })
+      .Case([&](CompareOp cmp) {
+        static const char *symbols[] = {"==", "!=", "<", "<=", ">", ">="};
+        return infix(symbols[static_cast<int>(cmp.getDirection())]);
+      })
+      .Case([&](SelectOp) {
+        return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
+      })
+      .Case([&](CastOp cast) {
+        Type to = cast.getType().getElementType();
+        if (to.isInteger(1))
+          return "(" + x[0] + " != 0)";
+        return "static_cast<" + computeType(to) + ">(" + x[0] + ")";
+      })
+      .Default([](Operation *) -> std::string {
+        llvm_unreachable("callers check the op is elementwise");
+      });
 }

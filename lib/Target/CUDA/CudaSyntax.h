@@ -4,6 +4,7 @@
 #define SPARSE_OPT_LIB_TARGET_CUDA_CUDASYNTAX_H
 
 #include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
@@ -24,6 +25,10 @@ int64_t storageBytes(Type elementType);
 
 /// A float literal that reads back exactly as `value` in f32.
 std::string floatLiteral(double value);
+
+/// The C++ expression of an elementwise sopt op (unary, binary, compare,
+/// select, cast, gelu) over its operands' expressions, computed in f32.
+std::string elementwiseExpression(Operation *op, llvm::ArrayRef<std::string> operands);
 
 /// An affine expression over dims named `d0, d1, ...` as C++ (non-negative
 /// operands: floordiv and mod are / and %).

@@ -5,6 +5,7 @@
 #include "FusionKernel.h"
 #include "SparseLaunch.h"
 #include "HostFunction.h"
+#include "StoredEntriesFunctor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
@@ -101,7 +102,29 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
       if (!fusion)
         return WalkResult::advance();
       std::string name = fn.getName().str() + "_kernel" + std::to_string(index++);
-      if (auto input = fusion->getAttrOfType<IntegerAttr>(attr::kSparseEpilogue)) {
+      auto epilogueInput = fusion->getAttrOfType<IntegerAttr>(attr::kSparseEpilogue);
+      if (fusion.isOverStoredEntries()) {
+        usesSparseKernels = true;
+        cuda::KernelLaunch launch;
+        launch.storedEntries = true;
+        std::optional<unsigned> product;
+        if (epilogueInput) {
+          name = fn.getName().str() + "_epilogue" + std::to_string(index - 1);
+          product = epilogueInput.getInt();
+          launch.sparseEpilogue = true;
+          launch.accumulatorInput = *product;
+        }
+        FailureOr<std::string> summary =
+            cuda::emitStoredEntriesFunctor(fusion, product, name, kernelsOs);
+        if (failed(summary))
+          return WalkResult::interrupt();
+        launch.name = name;
+        launch.summary = *summary;
+        result.kernelSummaries.push_back(*summary);
+        kernels[op] = launch;
+        return WalkResult::skip();
+      }
+      if (auto input = epilogueInput) {
         name = fn.getName().str() + "_epilogue" + std::to_string(index - 1);
         FailureOr<std::string> summary =
             cuda::emitSparseEpilogue(fusion, input.getInt(), name, kernelsOs);
@@ -146,6 +169,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/Spmm.cuh\"\n"
+              "#include \"sparse-opt/Runtime/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Transpose.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Cusparse.h\"\n\n"

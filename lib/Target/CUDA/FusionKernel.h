@@ -21,6 +21,9 @@ struct KernelLaunch {
   /// produces input `accumulatorInput`; it runs inside that product's launch.
   bool sparseEpilogue = false;
   unsigned accumulatorInput = 0;
+  /// A functor over the stored entries of a CSR pattern (StoredEntriesFunctor.h):
+  /// an SDDMM's epilogue, or run by sopt::launchStoredEntries.
+  bool storedEntries = false;
   std::string summary;
 };
 

@@ -3,6 +3,7 @@
 #include "HostFunction.h"
 #include "CudaSyntax.h"
 #include "SparseLaunch.h"
+#include "StoredEntriesFunctor.h"
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
@@ -45,6 +46,17 @@ private:
   /// empty when none).
   void fusedEpilogue(SpmmOp op, std::string &epilogue, std::string &summary,
                      std::string &out);
+  /// The fusion region that runs inside `op`'s kernel as its epilogue, or
+  /// null.
+  FusionOp epilogueOf(Operation *op);
+  /// The expression constructing the functor of `fusion` (an epilogue or a
+  /// region over stored entries): its inputs but the product's, CSR inputs
+  /// by their values.
+  std::string functorOf(FusionOp fusion);
+  /// Where the values of the CSR value `v` (nnz of them) go: the caller's
+  /// result, or an intermediate allocated here.
+  std::string csrValuesDestination(Value v, const std::string &nnz);
+  LogicalResult emitStoredEntries(FusionOp fusion);
   /// Allocates `t` (`count` elements) as an intermediate freed at the end.
   void allocate(const Temporary &t);
   LogicalResult emitSparseText(FailureOr<SparseLaunchText> text);
@@ -229,23 +241,67 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   return success();
 }
 
+FusionOp HostWriter::epilogueOf(Operation *op) {
+  if (!op->hasOneUse())
+    return nullptr;
+  auto it = kernels.find(*op->user_begin());
+  if (it == kernels.end() || !it->second.sparseEpilogue)
+    return nullptr;
+  return cast<FusionOp>(it->first);
+}
+
+std::string HostWriter::functorOf(FusionOp fusion) {
+  const KernelLaunch &launch = kernels.find(fusion)->second;
+  SmallVector<std::string> members;
+  for (auto [i, input] : llvm::enumerate(fusion.getInputs())) {
+    if (launch.sparseEpilogue && i == launch.accumulatorInput)
+      continue;
+    auto it = csr.find(input);
+    members.push_back(it != csr.end() ? it->second.values : pointer.lookup(input));
+  }
+  return launch.name + "{" + llvm::join(members, ", ") + "}";
+}
+
 void HostWriter::fusedEpilogue(SpmmOp op, std::string &epilogue, std::string &summary,
                                std::string &out) {
   // A fusion region marked as this product's epilogue runs in its kernel
   // and writes the region's result; the product itself is never stored.
-  if (!op->hasOneUse())
+  FusionOp fusion = epilogueOf(op);
+  if (!fusion)
     return;
-  auto it = kernels.find(*op->user_begin());
-  if (it == kernels.end() || !it->second.sparseEpilogue)
-    return;
-  auto fusion = cast<FusionOp>(it->first);
-  SmallVector<std::string> members;
-  for (auto [i, input] : llvm::enumerate(fusion.getInputs()))
-    if (i != it->second.accumulatorInput)
-      members.push_back(pointer.lookup(input));
-  epilogue = it->second.name + "{" + llvm::join(members, ", ") + "}";
-  summary = " + epilogue " + it->second.name;
+  epilogue = functorOf(fusion);
+  summary = " + epilogue " + kernels.find(fusion)->second.name;
   out = destination(fusion.getResult(0));
+}
+
+std::string HostWriter::csrValuesDestination(Value v, const std::string &nnz) {
+  if (auto it = resultSlot.find(v); it != resultSlot.end()) {
+    std::string values = it->second;
+    resultSlot.erase(it);
+    return values;
+  }
+  std::string values = "t" + std::to_string(counter++);
+  allocate({values, *storageType(tensorType(v).getElementType()), nnz});
+  return values;
+}
+
+LogicalResult HostWriter::emitStoredEntries(FusionOp fusion) {
+  // Checked when the functor was written.
+  Value patternValue = fusion.getInputs()[*patternInput(fusion)];
+  auto it = csr.find(patternValue);
+  if (it == csr.end())
+    return fusion.emitOpError("computes on the stored entries of a CSR matrix that is "
+                              "not a function argument or SDDMM result; the CUDA "
+                              "emitter takes those");
+  // Same pattern, new values.
+  CsrExpressions result = it->second;
+  result.values = csrValuesDestination(fusion.getResult(0), result.nnz);
+  if (failed(emitSparseText(emitStoredEntriesLaunch(fusion, it->second, result.values,
+                                                    functorOf(fusion),
+                                                    kernels.find(fusion)->second.summary))))
+    return failure();
+  csr[fusion.getResult(0)] = result;
+  return success();
 }
 
 void HostWriter::allocate(const Temporary &t) {
@@ -319,30 +375,26 @@ LogicalResult HostWriter::emitSddmm(SddmmOp op) {
     return op.emitOpError("samples at a pattern that is not a CSR function argument "
                           "or SDDMM result; the CUDA emitter takes those");
   const CsrExpressions pattern = csr.lookup(op.getPattern());
+  // A region over stored entries marked as the epilogue runs per entry in
+  // the kernel; what is stored is then the region's result, not the product.
+  FusionOp epilogue = epilogueOf(op);
+  if (epilogue && !kernels.find(epilogue)->second.storedEntries)
+    return epilogue.emitOpError("is marked as an SDDMM's epilogue but is not a region "
+                                "over stored entries");
+  Value stored = epilogue ? epilogue.getResult(0) : op.getResult();
   // The result shares the pattern's positions and coordinates; only its
   // values are new.
   CsrExpressions result = pattern;
-  if (auto it = resultSlot.find(op.getResult()); it != resultSlot.end()) {
-    result.values = it->second;
-    resultSlot.erase(it);
-  } else {
-    result.values = "t" + std::to_string(counter++);
-    std::string element = *storageType(tensorType(op.getResult()).getElementType());
-    declarations += "  " + element + " *" + result.values + " = nullptr;\n";
-    body += llvm::formatv(
-        "    SOPT_TRY(cudaMallocAsync(&{0}, std::max<int64_t>({1}, 1) * sizeof({2}), "
-        "stream));\n",
-        result.values, pattern.nnz, element);
-    intermediates.push_back(result.values);
-  }
-  FailureOr<SparseLaunchText> text = emitSddmmLaunch(
-      op, pattern, pointer.lookup(op.getLhs()), pointer.lookup(op.getRhs()),
-      result.values, fn.getName().str() + "_row_order" + std::to_string(counter++));
-  if (failed(text))
+  result.values = csrValuesDestination(stored, pattern.nnz);
+  std::string functor = epilogue ? functorOf(epilogue) : "";
+  std::string summary =
+      epilogue ? " + epilogue " + kernels.find(epilogue)->second.name : "";
+  if (failed(emitSparseText(emitSddmmLaunch(
+          op, pattern, pointer.lookup(op.getLhs()), pointer.lookup(op.getRhs()),
+          result.values, functor, summary,
+          fn.getName().str() + "_row_order" + std::to_string(counter++)))))
     return failure();
-  statics += text->statics;
-  body += text->body;
-  csr[op.getResult()] = result;
+  csr[stored] = result;
   return success();
 }
 
@@ -385,6 +437,8 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         const KernelLaunch &launch = it->second;
         if (launch.sparseEpilogue)
           return success(); // ran inside the sparse product's kernel
+        if (launch.storedEntries)
+          return emitStoredEntries(fusion);
         SmallVector<std::string> args;
         for (Value input : fusion.getInputs())
           args.push_back(pointer.lookup(input));

@@ -327,7 +327,8 @@ std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
 
 FailureOr<SparseLaunchText>
 mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, StringRef lhs,
-                            StringRef rhs, StringRef out, StringRef tablePrefix) {
+                                  StringRef rhs, StringRef out, StringRef epilogue,
+                                  StringRef summary, StringRef tablePrefix) {
   auto attr = op.getScheduleAttr();
   if (!attr)
     return op.emitOpError("has no schedule; run sopt-schedule-sparse (the CUDA "
@@ -341,43 +342,62 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
 
   SparseLaunchText text;
   std::string matrix = csrMatrix(element, type, pattern);
+  std::string epilogueArg = epilogue.empty() ? "" : ", " + epilogue.str();
   if (!op.getTransposeRhs()) {
     std::string order;
     if (failed(emitRowOrder(op, op.getPattern(), /*transposed=*/false, s.rowOrder,
                             tablePrefix, pattern, text, order)))
       return failure();
     text.body += llvm::formatv(
-        "    // sopt.sddmm (A · B) ⊙ S, S {0}x{1}, k = {2}: one lane per nonzero, "
+        "    // sopt.sddmm (A · B) ⊙ S{5}, S {0}x{1}, k = {2}: one lane per nonzero, "
         "columns of B gathered, {3} warps per block, {4}\n",
         type.getDimSize(0), type.getDimSize(1), k, s.tilesPerBlock,
-        rowOrderName(s.rowOrder));
+        rowOrderName(s.rowOrder), summary);
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmGather<{0}>({1}, {2}, {3}, {4}, {5}, {6}, {7}, "
-        "stream)));\n",
-        element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock);
+        "stream{8})));\n",
+        element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock, epilogueArg);
     return text;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     text.body += llvm::formatv(
-        "    // sopt.sddmm (A · Bᵀ) ⊙ S, S {0}x{1}, k = {2}: dense 64x64 blocks on tensor "
+        "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense 64x64 blocks on tensor "
         "cores, sampled at S's entries (blocks without entries skipped)\n",
-        type.getDimSize(0), type.getDimSize(1), k);
+        type.getDimSize(0), type.getDimSize(1), k, summary);
     text.body += llvm::formatv(
-        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}>({1}, {2}, {3}, {4}, {5}, stream)));\n",
-        element, matrix, lhs, rhs, k, out);
+        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}>({1}, {2}, {3}, {4}, {5}, stream{6})));\n",
+        element, matrix, lhs, rhs, k, out, epilogueArg);
     return text;
   }
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
   text.body += llvm::formatv(
-      "    // sopt.sddmm (A · Bᵀ) ⊙ S, S {0}x{1}, k = {2}: tiles of {3} consecutive "
+      "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
       "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block\n",
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
-      s.vectorWidth, s.tilesPerBlock);
+      s.vectorWidth, s.tilesPerBlock, summary);
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
-      "{10}, stream)));\n",
+      "{10}, stream{11})));\n",
       element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, s.tileNonzeros, matrix,
-      lhs, rhs, k, out, s.tilesPerBlock);
+      lhs, rhs, k, out, s.tilesPerBlock, epilogueArg);
+  return text;
+}
+
+FailureOr<SparseLaunchText>
+mlir::sopt::cuda::emitStoredEntriesLaunch(FusionOp fusion, const CsrExpressions &pattern,
+                                          StringRef out, StringRef functor,
+                                          StringRef summary) {
+  auto type = cast<RankedTensorType>(fusion.getResult(0).getType());
+  auto enc = sparse_tensor::getSparseTensorEncoding(type);
+  if (enc.getPosWidth() != 32 || enc.getCrdWidth() != 32)
+    return fusion.emitOpError("computes on the stored entries of a CSR matrix with 64-bit "
+                              "indices; the project's kernels take 32-bit positions and "
+                              "coordinates (posWidth = 32, crdWidth = 32)");
+  SparseLaunchText text;
+  text.body += "    // " + summary.str() + "\n";
+  text.body += llvm::formatv(
+      "    SOPT_TRY(sopt::launchStoredEntries({0}, {1}, {2}, stream));\n",
+      csrMatrix(*storageType(type.getElementType()), type, pattern), out, functor);
   return text;
 }

@@ -74,10 +74,24 @@ bool transposesAtRunTime(SpmmOp op);
 std::string describeSpmm(SpmmOp op);
 
 /// The launch of `op`'s scheduled SDDMM; D's nnz values go to `out`.
+/// `epilogue` constructs the functor applied to each entry (empty: the
+/// kernels' default, the product times the pattern's value); `summary`
+/// names it in the comment above the launch.
 FailureOr<SparseLaunchText> emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern,
                                             llvm::StringRef lhs, llvm::StringRef rhs,
-                                            llvm::StringRef out,
+                                            llvm::StringRef out, llvm::StringRef epilogue,
+                                            llvm::StringRef summary,
                                             llvm::StringRef tablePrefix);
+
+/// The launch of a region over stored entries that no SDDMM took as its
+/// epilogue: `functor` (constructed) at every entry of `pattern`, the
+/// region's result values written to `out`. Fails, located at `fusion`, for
+/// 64-bit indices.
+FailureOr<SparseLaunchText> emitStoredEntriesLaunch(FusionOp fusion,
+                                                    const CsrExpressions &pattern,
+                                                    llvm::StringRef out,
+                                                    llvm::StringRef functor,
+                                                    llvm::StringRef summary);
 
 } // namespace mlir::sopt::cuda
 

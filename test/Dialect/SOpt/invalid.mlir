@@ -5,24 +5,88 @@
 //===----------------------------------------------------------------------===//
 
 func.func @dynamic_shape(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
-  // expected-error @+1 {{'sopt.exp' op operand #0 must be statically shaped dense tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?x8xf32>'}}
+  // expected-error @+1 {{'sopt.exp' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<?x8xf32>'}}
   %0 = sopt.exp %x : tensor<?x8xf32>
   return %0 : tensor<?x8xf32>
 }
 
 // -----
 
+#CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
+func.func @elementwise_on_csc(%x: tensor<8x8xf32, #CSC>) -> tensor<8x8xf32, #CSC> {
+  // expected-error @+1 {{(d1 : dense, d0 : compressed) }>>'; elementwise ops act on the stored entries of CSR matrices only}}
+  %0 = sopt.relu %x : tensor<8x8xf32, #CSC>
+  return %0 : tensor<8x8xf32, #CSC>
+}
+
+// -----
+
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @sparse_elementwise(%x: tensor<8x8xf32, #CSR>) -> tensor<8x8xf32, #CSR> {
-  // expected-error @+1 {{'sopt.relu' op operand #0 must be statically shaped dense tensor}}
-  %0 = sopt.relu %x : tensor<8x8xf32, #CSR>
+func.func @unary_sparse_to_dense(%x: tensor<8x8xf32, #CSR>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sopt.exp' op has the result type 'tensor<8x8xf32>', but an op on the stored entries of}}
+  %0 = "sopt.exp"(%x) : (tensor<8x8xf32, #CSR>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sparse_plus_dense_is_dense(%s: tensor<8x8xf32, #CSR>, %d: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sopt.add' op has the result type 'tensor<8x8xf32>', but an op on the stored entries of}}
+  %0 = sopt.add %s, %d : tensor<8x8xf32, #CSR>, tensor<8x8xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+#CSR64 = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+func.func @two_sparse_types(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x8xf32, #CSR64>) -> tensor<8x8xf32, #CSR> {
+  // expected-error @+1 {{posWidth = 32, crdWidth = 32 }>>'; the sparse operands of an elementwise op share one type (and pattern)}}
+  %0 = sopt.mul %a, %b : tensor<8x8xf32, #CSR>, tensor<8x8xf32, #CSR64> -> tensor<8x8xf32, #CSR>
   return %0 : tensor<8x8xf32, #CSR>
 }
 
 // -----
 
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @dense_operands_sparse_result(%a: tensor<8x8xf32>) -> tensor<8x8xf32, #CSR> {
+  // expected-error @+1 {{but no sparse operand; a dense op has a dense result}}
+  %0 = sopt.mul %a, %a : tensor<8x8xf32>, tensor<8x8xf32> -> tensor<8x8xf32, #CSR>
+  return %0 : tensor<8x8xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sampled_operand_shape(%s: tensor<8x8xf32, #CSR>, %d: tensor<8x4xf32>) -> tensor<8x8xf32, #CSR> {
+  // expected-error @+1 {{'sopt.mul' op all non-scalar operands/results must have the same shape and base type}}
+  %0 = sopt.mul %s, %d : tensor<8x8xf32, #CSR>, tensor<8x4xf32> -> tensor<8x8xf32, #CSR>
+  return %0 : tensor<8x8xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sparse_compare(%s: tensor<8x8xf32, #CSR>) -> tensor<8x8xi1> {
+  // expected-error @+1 {{'sopt.compare' op operand #0 must be statically shaped dense tensor}}
+  %0 = "sopt.compare"(%s, %s) <{direction = 4 : i32}> : (tensor<8x8xf32, #CSR>, tensor<8x8xf32, #CSR>) -> tensor<8x8xi1>
+  return %0 : tensor<8x8xi1>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sparse_reduce(%s: tensor<8x8xf32, #CSR>) -> tensor<8xf32> {
+  // expected-error @+1 {{'sopt.reduce' op operand #0 must be statically shaped dense tensor}}
+  %0 = sopt.reduce sum %s dims = [1] : tensor<8x8xf32, #CSR> -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
 func.func @integer_add(%x: tensor<4xi32>) -> tensor<4xi32> {
-  // expected-error @+1 {{'sopt.add' op operand #0 must be statically shaped dense tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
+  // expected-error @+1 {{'sopt.add' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
   %0 = sopt.add %x, %x : tensor<4xi32>
   return %0 : tensor<4xi32>
 }
@@ -30,7 +94,7 @@ func.func @integer_add(%x: tensor<4xi32>) -> tensor<4xi32> {
 // -----
 
 func.func @add_mismatched_types(%a: tensor<4xf32>, %b: tensor<4xf16>) -> tensor<4xf32> {
-  // expected-error @+1 {{'sopt.add' op requires the same type for all operands and results}}
+  // expected-error @+1 {{'sopt.add' op requires the same element type for all operands and results}}
   %0 = "sopt.add"(%a, %b) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

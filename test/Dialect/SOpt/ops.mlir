@@ -340,3 +340,21 @@ func.func @attention(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x
       : tensor<8x8xf16>, tensor<8x8xf16>, tensor<8x8xf16> -> tensor<8x8xf16>
   return
 }
+
+// Elementwise ops on the stored entries of a CSR matrix: one type when all
+// are equal, `lhs, rhs -> result` with a sampled dense operand.
+// CHECK-LABEL: func.func @stored_entries
+// CHECK: sopt.exp %{{.*}} : tensor<8x16xf32, #[[CSR]]>
+// CHECK: sopt.mul %{{.*}}, %{{.*}} : tensor<8x16xf32, #[[CSR]]>, tensor<8x16xf32> -> tensor<8x16xf32, #[[CSR]]>
+// CHECK: sopt.add %{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<8x16xf32, #[[CSR]]> -> tensor<8x16xf32, #[[CSR]]>
+// CHECK: sopt.sub %{{.*}}, %{{.*}} : tensor<8x16xf32, #[[CSR]]>
+// CHECK: sopt.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<8x16xf32, #[[CSR]]>, tensor<8x16xf32> -> tensor<8x16xf32, #[[CSR]]>
+func.func @stored_entries(%s: tensor<8x16xf32, #CSR>, %d: tensor<8x16xf32>, %keep: tensor<8x16xi1>)
+    -> tensor<8x16xf32, #CSR> {
+  %0 = sopt.exp %s : tensor<8x16xf32, #CSR>
+  %1 = sopt.mul %0, %d : tensor<8x16xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32, #CSR>
+  %2 = sopt.add %d, %1 : tensor<8x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  %3 = sopt.sub %2, %s : tensor<8x16xf32, #CSR>
+  %4 = sopt.select %keep, %3, %d : tensor<8x16xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32, #CSR>
+  return %4 : tensor<8x16xf32, #CSR>
+}

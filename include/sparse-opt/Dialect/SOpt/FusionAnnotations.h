@@ -33,6 +33,9 @@ inline constexpr llvm::StringLiteral kResidentBlocks = "sopt.resident_blocks";
 // sopt-fuse-sparse-epilogues: on a sopt.fusion, the input (i64) that is the
 // result of the sparse product this region runs inside as its epilogue.
 inline constexpr llvm::StringLiteral kSparseEpilogue = "sopt.sparse_epilogue";
+// sopt-fuse-sparse-epilogues: on the sopt.mul of an SDDMM epilogue that was a
+// scale of the product's dense operand ("lhs" or "rhs") before.
+inline constexpr llvm::StringLiteral kSddmmPrologue = "sopt.sddmm_prologue";
 } // namespace mlir::sopt::attr
 
 #endif // SPARSE_OPT_DIALECT_SOPT_FUSIONANNOTATIONS_H
