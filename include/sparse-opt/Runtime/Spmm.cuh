@@ -93,6 +93,13 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   // Entries staged per round: one vector per lane; a multiple of 4, so the
   // broadcast reads below are 16-byte loads.
   constexpr int kStaged = ThreadsPerTile * VectorWidth;
+  // Entries whose loads are in flight together in the batched steps of
+  // narrow tiles (1 or 2 columns per lane: 16 or 32 registers of B's
+  // values); wider tiles already load several vectors per entry, and
+  // batching them cost occupancy on the H100 (0.7-0.9x).
+  constexpr int kBatchForWidth = ColumnsPerThread <= 2 ? 16 : 4;
+  constexpr int kBatch = kBatchForWidth < kStaged ? kBatchForWidth : kStaged;
+  static_assert(kStaged % kBatch == 0, "batches tile the staged entries");
 
   extern __shared__ __align__(16) unsigned char spmmShared[];
   const int group = threadIdx.x / ThreadsPerTile;
@@ -110,6 +117,14 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   const unsigned mask = detail::tileGroupMask<ThreadsPerTile>();
 
   float acc[kRepeats][VectorWidth] = {};
+  // The lane's vector of B's row at `offset` in repeat r; false past n.
+  auto loadColumnsOfB = [&](int32_t offset, int r, float(&x)[VectorWidth]) {
+    const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
+    if (column >= n)
+      return false;
+    loadVector<VectorWidth>(b + offset + column, x);
+    return true;
+  };
   const int32_t begin = a.positions[row], end = a.positions[row + 1];
   for (int32_t first = alignDown<VectorWidth>(begin); first < end; first += kStaged) {
     // Stage: lane l loads entries first + l*VectorWidth .. (masked), and
@@ -127,9 +142,43 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     __syncwarp(mask);
 
     // Entries past the row's end were staged as zeros: rounding the count up
-    // to 4 costs a few zero FMAs and no branch.
+    // to 4 costs a few zero FMAs and no branch. Narrow tiles first take
+    // whole batches of kBatch entries, all of whose loads are issued before
+    // their FMAs: a long row is a chain of such steps, each waiting about
+    // one L2 round trip, so the batch sets how soon the longest rows (and
+    // with them the kernel) finish.
     const int32_t staged = min(int32_t(kStaged), end - first);
-    for (int32_t j = 0; j < staged; j += 4) {
+    int32_t j = 0;
+    if constexpr (kBatch > 4) {
+      for (; j + kBatch <= staged; j += kBatch) {
+        float x[kBatch][kRepeats][VectorWidth];
+        float value[kBatch];
+#pragma unroll
+        for (int q = 0; q < kBatch; q += 4) {
+          const int4 offsets = *reinterpret_cast<const int4 *>(stagedOffset + j + q);
+          const float4 values = *reinterpret_cast<const float4 *>(stagedValue + j + q);
+          const int32_t offset[4] = {offsets.x, offsets.y, offsets.z, offsets.w};
+          value[q] = values.x, value[q + 1] = values.y;
+          value[q + 2] = values.z, value[q + 3] = values.w;
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+#pragma unroll
+            for (int r = 0; r < kRepeats; ++r)
+              if (!loadColumnsOfB(offset[e], r, x[q + e][r]))
+#pragma unroll
+                for (int v = 0; v < VectorWidth; ++v)
+                  x[q + e][r][v] = 0.f;
+        }
+#pragma unroll
+        for (int e = 0; e < kBatch; ++e)
+#pragma unroll
+          for (int r = 0; r < kRepeats; ++r)
+#pragma unroll
+            for (int v = 0; v < VectorWidth; ++v)
+              acc[r][v] = fmaf(value[e], x[e][r][v], acc[r][v]);
+      }
+    }
+    for (; j < staged; j += 4) {
       const int4 offsets = *reinterpret_cast<const int4 *>(stagedOffset + j);
       const float4 values = *reinterpret_cast<const float4 *>(stagedValue + j);
       const int32_t offset[4] = {offsets.x, offsets.y, offsets.z, offsets.w};
@@ -138,14 +187,11 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
       for (int e = 0; e < 4; ++e)
 #pragma unroll
         for (int r = 0; r < kRepeats; ++r) {
-          const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
-          if (column < n) {
-            float x[VectorWidth];
-            loadVector<VectorWidth>(b + offset[e] + column, x);
+          float x[VectorWidth];
+          if (loadColumnsOfB(offset[e], r, x))
 #pragma unroll
             for (int v = 0; v < VectorWidth; ++v)
               acc[r][v] = fmaf(value[e], x[v], acc[r][v]);
-          }
         }
     }
     __syncwarp(mask); // the next round overwrites the staged entries
