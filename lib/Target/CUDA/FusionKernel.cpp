@@ -132,8 +132,16 @@ private:
     return affineToC(linearOffset(map, shape), dims);
   }
   Scope &scopeFor(AffineMap map) {
-    return inElement && (isElementwise() || variesAlongRow(map)) ? element
-                                                                  : row;
+    // In an elementwise group the row scope holds what no element index
+    // changes (a scalar input, a value another group exchanged), computed
+    // once before the element loop.
+    if (isElementwise())
+      return inElement && !isInvariant(map) ? element : row;
+    return inElement && variesAlongRow(map) ? element : row;
+  }
+  static bool isInvariant(AffineMap map) {
+    return llvm::all_of(map.getResults(),
+                        [](AffineExpr e) { return isa<AffineConstantExpr>(e); });
   }
   bool isElementwise() const { return !group.hasBackbone(); }
   bool isSplit() const { return mapping.getBlocksPerRow() > 1; }
@@ -495,8 +503,19 @@ void KernelWriter::writeElementwise(llvm::raw_ostream &os) {
   }
   inElement = true;
   storeOutputs(/*phase=*/0, /*rowScalars=*/false);
+  // Scopes are written for the row kinds' deeper loops: two spaces less
+  // here (loop-invariant statements sit at function scope).
+  auto outdent = [](StringRef text) {
+    std::string out;
+    for (StringRef line : llvm::split(text.rtrim('\n'), '\n'))
+      if (!line.empty())
+        out += line.drop_front(2).str() + "\n";
+    return out;
+  };
+  std::string invariant = outdent(row.body);
   os << "  constexpr int64_t kElements = " << product(group.domain) << ";\n"
      << "  constexpr int kVector = " << mapping.getVectorWidth() << ";\n"
+     << invariant
      << "  for (int64_t e0 = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;\n"
      << "       e0 < kElements; e0 += int64_t(gridDim.x) * blockDim.x * kVector) {\n"
      << delinearize("e0", group.domain, chunkDimNames, "    ", chunkStart + chunkEnd)
@@ -506,7 +525,7 @@ void KernelWriter::writeElementwise(llvm::raw_ostream &os) {
   std::string dims = delinearize("e", group.domain, dimNames, "      ", element.body);
   if (!dims.empty())
     os << "      const int64_t e = e0 + j;\n" << dims;
-  os << element.body
+  os << outdent(element.body)
      << "    }\n"
      << chunkEnd << "  }\n";
 }

@@ -23,7 +23,11 @@
 // CHECK: x1[0] = sopt::fromFloat<float>(acc{{[0-9]+}});
 // CHECK: cooperative_groups::this_grid().sync();
 // CHECK-NEXT: { // group 2:
-// CHECK: sopt::toFloat(sopt::loadFromGrid(x1 + 0))
+// The maximum is the same for every element: read once, before the loop.
+// CHECK: const float [[MAX:v[0-9]+]] = sopt::toFloat(sopt::loadFromGrid(x1 + 0));
+// CHECK-NEXT: for (int64_t e0 =
+// CHECK-NOT: loadFromGrid
+// CHECK: = (v{{[0-9]+}} / [[MAX]]);
 // CHECK: out0[
 // CHECK-NOT: this_grid().sync()
 func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
