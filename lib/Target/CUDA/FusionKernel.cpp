@@ -129,12 +129,20 @@ private:
   std::string fresh(StringRef prefix) { return (prefix + Twine(counter++)).str(); }
   std::string offsetOf(AffineMap map, ArrayRef<int64_t> shape,
                        ArrayRef<std::string> dims) const {
+    // A tensor of an elementwise group's own shape read in place: the flat
+    // index itself, with no division into dims and back.
+    if (isElementwise() && !isEpilogue() && map.isIdentity() &&
+        shape == ArrayRef(group.domain))
+      return dims.data() == chunkDimNames.data() ? "e0" : "e";
     return affineToC(linearOffset(map, shape), dims);
   }
   Scope &scopeFor(AffineMap map) {
     // In an elementwise group the row scope holds what no element index
     // changes (a scalar input, a value another group exchanged), computed
     // once before the element loop.
+    // An epilogue is called per element: everything is element scope.
+    if (isEpilogue())
+      return inElement ? element : row;
     if (isElementwise())
       return inElement && !isInvariant(map) ? element : row;
     return inElement && variesAlongRow(map) ? element : row;
@@ -519,15 +527,15 @@ void KernelWriter::writeElementwise(llvm::raw_ostream &os) {
      << "  for (int64_t e0 = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;\n"
      << "       e0 < kElements; e0 += int64_t(gridDim.x) * blockDim.x * kVector) {\n"
      << delinearize("e0", group.domain, chunkDimNames, "    ", chunkStart + chunkEnd)
-     << chunkStart
+     << outdent(chunkStart)
      << "#pragma unroll\n"
      << "    for (int j = 0; j < kVector; ++j) {\n";
   std::string dims = delinearize("e", group.domain, dimNames, "      ", element.body);
-  if (!dims.empty())
+  if (!dims.empty() || mentions(element.body, "e"))
     os << "      const int64_t e = e0 + j;\n" << dims;
   os << outdent(element.body)
      << "    }\n"
-     << chunkEnd << "  }\n";
+     << outdent(chunkEnd) << "  }\n";
 }
 
 std::string KernelWriter::elementLoop(int64_t phase) {

@@ -27,8 +27,10 @@
 // CHECK: const float [[MAX:v[0-9]+]] = sopt::toFloat(sopt::loadFromGrid(x1 + 0));
 // CHECK-NEXT: for (int64_t e0 =
 // CHECK-NOT: loadFromGrid
-// CHECK: = (v{{[0-9]+}} / [[MAX]]);
-// CHECK: out0[
+// The input has the group's own shape: read at the flat index, no dims.
+// CHECK: const float [[X:v[0-9]+]] = sopt::toFloat(in0[e]);
+// CHECK-NEXT: = ([[X]] / [[MAX]]);
+// CHECK-NEXT: out0[e] =
 // CHECK-NOT: this_grid().sync()
 func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
   %r = sopt.reduce sum %x dims = [1] : tensor<777x37xf32> -> tensor<777xf32>
