@@ -45,8 +45,7 @@ int64_t sopt::estimatedInstructionsPerElement(Operation *op) {
   // Full-precision library calls are polynomials with range handling; the
   // special-function unit covers only the approximate core of exp and rsqrt.
   return llvm::TypeSwitch<Operation *, int64_t>(op)
-      .Case<ExpOp>([](auto) { return 4; })
-      .Case<RsqrtOp, SqrtOp>([](auto) { return 4; })
+      .Case<ExpOp, RsqrtOp, SqrtOp>([](auto) { return 4; })
       .Case<LogOp, ReciprocalOp>([](auto) { return 8; })
       .Case<DivOp, TanhOp, SigmoidOp>([](auto) { return 12; })
       .Case<ErfOp>([](auto) { return 24; })

@@ -133,7 +133,7 @@ private:
     // index itself, with no division into dims and back.
     if (isElementwise() && !isEpilogue() && map.isIdentity() &&
         shape == ArrayRef(group.domain))
-      return dims.data() == chunkDimNames.data() ? "e0" : "e";
+      return llvm::equal(dims, chunkDimNames) ? "e0" : "e";
     return affineToC(linearOffset(map, shape), dims);
   }
   Scope &scopeFor(AffineMap map) {
@@ -144,12 +144,8 @@ private:
     if (isEpilogue())
       return inElement ? element : row;
     if (isElementwise())
-      return inElement && !isInvariant(map) ? element : row;
+      return inElement && !map.isConstant() ? element : row;
     return inElement && variesAlongRow(map) ? element : row;
-  }
-  static bool isInvariant(AffineMap map) {
-    return llvm::all_of(map.getResults(),
-                        [](AffineExpr e) { return isa<AffineConstantExpr>(e); });
   }
   bool isElementwise() const { return !group.hasBackbone(); }
   bool isSplit() const { return mapping.getBlocksPerRow() > 1; }
@@ -454,15 +450,19 @@ void KernelWriter::cache(Value v, MemoryLevel level,
   cached[v] = "sopt::toFloat(" + slot + ")";
 }
 
-/// `text` with `prefix` before each line, except preprocessor lines (which
-/// stay in the first column).
-std::string indented(StringRef text, StringRef prefix) {
+/// `text` moved `shift` columns right, or left when negative (over leading
+/// spaces only); preprocessor lines stay in the first column.
+std::string shifted(StringRef text, int shift) {
   std::string out;
   SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (auto [i, line] : llvm::enumerate(lines)) {
-    if (!line.empty() && !line.starts_with("#"))
-      out += prefix;
+    if (!line.empty() && !line.starts_with("#")) {
+      if (shift >= 0)
+        out.append(shift, ' ');
+      else
+        line = line.drop_front(std::min<size_t>(-shift, line.find_first_not_of(' ')));
+    }
     out += line;
     if (i + 1 < lines.size())
       out += "\n";
@@ -511,31 +511,24 @@ void KernelWriter::writeElementwise(llvm::raw_ostream &os) {
   }
   inElement = true;
   storeOutputs(/*phase=*/0, /*rowScalars=*/false);
-  // Scopes are written for the row kinds' deeper loops: two spaces less
+  // Scopes are written for the row kinds' deeper loops: two columns less
   // here (loop-invariant statements sit at function scope).
-  auto outdent = [](StringRef text) {
-    std::string out;
-    for (StringRef line : llvm::split(text.rtrim('\n'), '\n'))
-      if (!line.empty())
-        out += line.drop_front(2).str() + "\n";
-    return out;
-  };
-  std::string invariant = outdent(row.body);
+  std::string invariant = shifted(row.body, -2);
   os << "  constexpr int64_t kElements = " << product(group.domain) << ";\n"
      << "  constexpr int kVector = " << mapping.getVectorWidth() << ";\n"
      << invariant
      << "  for (int64_t e0 = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) * kVector;\n"
      << "       e0 < kElements; e0 += int64_t(gridDim.x) * blockDim.x * kVector) {\n"
      << delinearize("e0", group.domain, chunkDimNames, "    ", chunkStart + chunkEnd)
-     << outdent(chunkStart)
+     << shifted(chunkStart, -2)
      << "#pragma unroll\n"
      << "    for (int j = 0; j < kVector; ++j) {\n";
   std::string dims = delinearize("e", group.domain, dimNames, "      ", element.body);
   if (!dims.empty() || mentions(element.body, "e"))
     os << "      const int64_t e = e0 + j;\n" << dims;
-  os << outdent(element.body)
+  os << shifted(element.body, -2)
      << "    }\n"
-     << outdent(chunkEnd) << "  }\n";
+     << shifted(chunkEnd, -2) << "  }\n";
 }
 
 std::string KernelWriter::elementLoop(int64_t phase) {
@@ -661,7 +654,7 @@ std::string KernelWriter::elementLoop(int64_t phase) {
   // chunks form one straight block, so their loads can all be in flight
   // before the arithmetic that waits for them.
   if (!isColumns() && hasWholePasses())
-    loop = "    if (rowValid) {\n" + indented(loop, "  ") + "    }\n";
+    loop = "    if (rowValid) {\n" + shifted(loop, 2) + "    }\n";
   return loop + finish;
 }
 
@@ -850,20 +843,6 @@ FailureOr<std::string> KernelWriter::writeEpilogue(unsigned accumulatorInput,
   return summary;
 }
 
-/// `text` with every non-empty line indented by two more spaces.
-std::string nested(StringRef text) {
-  std::string result;
-  SmallVector<StringRef> lines;
-  text.split(lines, '\n');
-  for (auto [i, line] : llvm::enumerate(lines)) {
-    if (!line.empty())
-      result += "  " + line.str();
-    if (i + 1 < lines.size())
-      result += "\n";
-  }
-  return result;
-}
-
 /// A region of several groups as one kernel: the groups in turn, each in its
 /// own scope at the kernel's block size, a grid-wide barrier before a group
 /// that reads what an earlier one wrote.
@@ -952,7 +931,7 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
       scratchFloats += code->launch.scratchFloats;
       split = true;
     }
-    body += nested(code->body) + "  }\n";
+    body += shifted(code->body, 2) + "  }\n";
     summaries += " [group " + std::to_string(group.id) + ": " + code->summary + "]";
     grid = std::max(grid, code->launch.grid);
     sharedBytes = std::max(sharedBytes, code->launch.sharedBytes);
