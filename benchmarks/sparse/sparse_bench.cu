@@ -848,9 +848,15 @@ struct Results {
 const char *orderName(RowOrder o) { return o == RowOrder::ByLength ? "by_length" : "natural"; }
 
 std::string describe(const SpmmSchedule &s) {
-  return "tpt" + std::to_string(s.threadsPerTile) + "/cpt" +
-         std::to_string(s.columnsPerThread()) + "/vw" + std::to_string(s.vectorWidth) +
-         "/tpb" + std::to_string(s.tilesPerBlock) + "/" + orderName(s.rowOrder);
+  std::string text = "tpt" + std::to_string(s.threadsPerTile) + "/cpt" +
+                     std::to_string(s.columnsPerThread()) + "/vw" +
+                     std::to_string(s.vectorWidth) + "/tpb" +
+                     std::to_string(s.tilesPerBlock) + "/" + orderName(s.rowOrder);
+  if (s.rowSplits > 1)
+    text += "/split" + std::to_string(s.rowSplits);
+  if (s.tileOrder == sopt::TileOrder::ByColumn)
+    text += "/by_column";
+  return text;
 }
 
 std::string toJson(const SpmmSchedule &s) {
@@ -860,7 +866,9 @@ std::string toJson(const SpmmSchedule &s) {
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
          ", \"threads_per_block\": " + std::to_string(s.threadsPerBlock()) +
-         ", \"row_order\": \"" + orderName(s.rowOrder) + "\"}";
+         ", \"row_order\": \"" + orderName(s.rowOrder) + "\"" +
+         ", \"row_splits\": " + std::to_string(s.rowSplits) + ", \"tile_order\": \"" +
+         (s.tileOrder == sopt::TileOrder::ByColumn ? "by_column" : "by_row") + "\"}";
 }
 
 std::string describe(const SddmmSchedule &s) {
@@ -882,24 +890,32 @@ std::string toJson(const SddmmSchedule &s) {
 }
 
 /// The grid --explore times for SpMM: every schedule checkSpmmSchedule
-/// accepts with 4..32 lanes per tile, 1..16 columns per lane, vectors of
-/// 1, 2 or 4, blocks of 64, 128 or 256 threads, either row order.
-std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes) {
+/// accepts with 8..32 lanes per tile, 1..16 columns per lane, the widest
+/// vector those allow, blocks of 64, 128 or 256 threads,
+/// rows split 1..8 ways, both tile orders; rows in the heuristic's order
+/// (the earlier sweeps never preferred rows in order where they differ).
+std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) {
   std::vector<SpmmSchedule> grid;
-  for (int threads : {4, 8, 16, 32})
+  for (int threads : {8, 16, 32})
     for (int columns : {1, 2, 4, 8, 16})
       for (int vector : {1, 2, 4})
         for (int block : {64, 128, 256})
-          for (RowOrder order : {RowOrder::Natural, RowOrder::ByLength}) {
-            SpmmSchedule s;
-            s.threadsPerTile = threads;
-            s.tileColumns = threads * columns;
-            s.vectorWidth = vector;
-            s.tilesPerBlock = block / threads;
-            s.rowOrder = order;
-            if (sopt::checkSpmmSchedule(s, n, elementBytes).empty())
-              grid.push_back(s);
-          }
+          for (int splits : {1, 2, 4, 8})
+            for (sopt::TileOrder tiles : {sopt::TileOrder::ByRow, sopt::TileOrder::ByColumn}) {
+              SpmmSchedule s;
+              s.threadsPerTile = threads;
+              s.tileColumns = threads * columns;
+              s.vectorWidth = vector;
+              s.rowSplits = splits;
+              s.tilesPerBlock = block / (threads * splits);
+              s.rowOrder = order;
+              s.tileOrder = tiles;
+              const int widest = std::min({columns, 16 / elementBytes,
+                                           n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1});
+              if (vector == widest && s.tilesPerBlock >= 1 &&
+                  sopt::checkSpmmSchedule(s, n, elementBytes).empty())
+                grid.push_back(s);
+            }
   return grid;
 }
 
@@ -932,7 +948,8 @@ std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
 bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
   return a.tileColumns == b.tileColumns && a.threadsPerTile == b.threadsPerTile &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
-         a.rowOrder == b.rowOrder;
+         a.rowOrder == b.rowOrder && a.rowSplits == b.rowSplits &&
+         a.tileOrder == b.tileOrder;
 }
 bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
   if (a.tiling != b.tiling)
@@ -1310,7 +1327,7 @@ private:
     sum.heuristicScheduleJson = toJson(heuristic);
     sum.heuristicUs = heuristicUs;
     const int64_t count = m.rows * n;
-    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T))) {
+    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), heuristic.rowOrder)) {
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";

@@ -93,6 +93,22 @@ def SOpt_RowOrder : I32EnumAttr<"RowOrder",
   let genSpecializedAttr = 0;
 }
 
+def SOpt_TileOrder : I32EnumAttr<"TileOrder",
+    "the order in which an SpMM hands out its output tiles", [
+    // All tiles of a row, then the next row's.
+    I32EnumAttrCase<"ByRow", 0, "by_row">,
+    // One column slice of every row, then the next slice.
+    I32EnumAttrCase<"ByColumn", 1, "by_column">
+  ]> {
+  let cppNamespace = "::mlir::sopt";
+  let genSpecializedAttr = 0;
+}
+
+/// `tile_order` may be left out: a row's tiles together.
+def SOpt_TileOrderParameter : EnumParameter<SOpt_TileOrder> {
+  let defaultValue = "::mlir::sopt::TileOrder::ByRow";
+}
+
 def SOpt_SddmmTiling : I32EnumAttr<"SddmmTiling",
     "how an SDDMM kernel divides its work", [
     // 1-D tiles of consecutive nonzeros: one dot product per output.
@@ -122,9 +138,9 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       16 or 32; fewer than 32 is a subwarp, so a warp works on several rows).
       Each lane owns `tile_columns / threads_per_tile` columns, a power of
       two of at most 16 and a multiple of `vector_width`.
-    - `tiles_per_block`: tile groups per thread block; the block has
-      `tiles_per_block * threads_per_tile` threads, a multiple of 32 up to
-      256.
+    - `tiles_per_block`: tiles per thread block; the block has
+      `tiles_per_block * row_splits * threads_per_tile` threads, a multiple
+      of 32 up to 256.
     - `vector_width`: elements per load and store of `B` and `C` (1, 2 or 4,
       at most 16 bytes); `n` must be a multiple of it. The group stages its
       row's column indices and values in shared memory,
@@ -132,6 +148,14 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
     - `row_order`: `natural` visits rows from row 0; `by_length` visits the
       longest rows first (a permutation prepared once per pattern), so that
       rows of similar length share a wave.
+    - `row_splits` (default 1): tile groups of one block that share a tile,
+      each summing an even share of the row's nonzeros; the partial sums meet
+      in shared memory (1, 2, 4 or 8). Long rows finish sooner, and a matrix
+      of few long rows still fills the GPU.
+    - `tile_order` (default `by_row`): `by_row` hands out a row's tiles one
+      after another; `by_column` hands out one column slice of every row
+      before the next, so the blocks running at once read the same slice of
+      `B` and find it in L1.
 
     The op verifier checks a schedule against the operand shapes and element
     type. `sopt-schedule-sparse` chooses one; a schedule written by hand is
@@ -139,8 +163,9 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
 
     ```mlir
     #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32,
-                        tiles_per_block = 4, vector_width = 4,
-                        row_order = by_length>
+                        tiles_per_block = 2, vector_width = 4,
+                        row_order = by_length, row_splits = 4,
+                        tile_order = by_column>
     ```
   }];
   let parameters = (ins
@@ -148,7 +173,9 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
     AttrParameter<"int", "lanes per tile (4, 8, 16 or 32)">:$threads_per_tile,
     AttrParameter<"int", "tile groups per block">:$tiles_per_block,
     AttrParameter<"int", "elements per access of the dense rhs and result (1, 2 or 4)">:$vector_width,
-    EnumParameter<SOpt_RowOrder>:$row_order);
+    EnumParameter<SOpt_RowOrder>:$row_order,
+    DefaultValuedParameter<"int", "1", "tile groups that share one tile's row (1, 2, 4 or 8)">:$row_splits,
+    SOpt_TileOrderParameter:$tile_order);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

@@ -175,9 +175,13 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
       perThread > kMaxColumnsPerThread)
     return "tile_columns / threads_per_tile must be a power of two, a multiple "
            "of vector_width and at most " + std::to_string(kMaxColumnsPerThread);
+  if (s.rowSplits != 1 && s.rowSplits != 2 && s.rowSplits != 4 && s.rowSplits != 8)
+    return "row_splits must be 1, 2, 4 or 8";
+  if (s.tileOrder != TileOrder::ByRow && s.tileOrder != TileOrder::ByColumn)
+    return "unknown tile_order";
   if (s.tilesPerBlock <= 0 || s.threadsPerBlock() % 32 != 0 ||
       s.threadsPerBlock() > kMaxSparseThreadsPerBlock)
-    return "tiles_per_block * threads_per_tile must be a multiple of 32 up to " +
+    return "tiles_per_block * row_splits * threads_per_tile must be a multiple of 32 up to " +
            std::to_string(kMaxSparseThreadsPerBlock);
   return "";
 }

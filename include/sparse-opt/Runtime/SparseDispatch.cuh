@@ -25,8 +25,8 @@ template <typename T, bool TransposeC, int Threads, int PerThread, int Vector>
 cudaError_t spmmWithVector(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
   if constexpr (PerThread % Vector == 0 && Vector * sizeof(T) <= 16)
-    return launchSpmm<T, Threads, PerThread, Vector, TransposeC>(a, b, n, c, rowOrder,
-                                                                 s.tilesPerBlock, stream);
+    return launchSpmm<T, Threads, PerThread, Vector, TransposeC>(
+        a, b, n, c, rowOrder, s.tilesPerBlock, s.rowSplits, s.tileOrder, stream);
   return cudaErrorInvalidValue;
 }
 

@@ -35,6 +35,11 @@ template <int Width> __device__ __forceinline__ int32_t alignDown(int32_t begin)
   return begin & ~(Width - 1);
 }
 
+/// `count` rounded up to a multiple of `Width`.
+template <int Width> __device__ __forceinline__ int32_t alignUp(int32_t count) {
+  return alignDown<Width>(count + Width - 1);
+}
+
 /// Loads entries `first .. first + Width` of the CSR arrays as one vector
 /// each, keeping those in `[begin, end)` and zeroing the others. Loads stay
 /// within the `nnz` entries that exist: a vector that would run past the end

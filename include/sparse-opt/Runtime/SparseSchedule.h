@@ -27,6 +27,16 @@ enum class RowOrder : int {
   ByLength = 1,
 };
 
+/// The order in which an SpMM hands out its output tiles.
+enum class TileOrder : int {
+  /// All tiles of a row, then the next row's.
+  ByRow = 0,
+  /// The first column slice of every row, then the next slice: the blocks
+  /// running at once read the same slice of the dense operand, which then
+  /// stays in L1.
+  ByColumn = 1,
+};
+
 /// What the heuristics know about a sparse operand's rows. A pattern known
 /// at compile time gives all fields; otherwise only the shape and nnz (or
 /// not even nnz: 0 then means "unknown", and the density is assumed).
@@ -47,16 +57,20 @@ struct SparsityStats {
 /// column indices and values of their row's nonzeros in shared memory, a
 /// chunk of `threadsPerTile * vectorWidth` at a time, with vector loads whose
 /// start is rounded down to the vector width (the previous row's entries are
-/// masked).
+/// masked). With `rowSplits` > 1, that many groups of one block share each
+/// tile, each summing an even share of the row's nonzeros (sums meet in
+/// shared memory). Tiles are handed out in `tileOrder`.
 struct SpmmSchedule {
   int tileColumns = 128;
   int threadsPerTile = 32;
   int tilesPerBlock = 4;
   int vectorWidth = 4;
   RowOrder rowOrder = RowOrder::Natural;
+  int rowSplits = 1;
+  TileOrder tileOrder = TileOrder::ByRow;
 
   int columnsPerThread() const { return tileColumns / threadsPerTile; }
-  int threadsPerBlock() const { return threadsPerTile * tilesPerBlock; }
+  int threadsPerBlock() const { return threadsPerTile * tilesPerBlock * rowSplits; }
 };
 
 /// How an SDDMM kernel divides its work.

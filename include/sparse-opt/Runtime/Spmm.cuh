@@ -83,7 +83,8 @@ template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
           bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     spmmKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
-               const int32_t *__restrict__ rowOrder, Epilogue epilogue) {
+               const int32_t *__restrict__ rowOrder, int rowSplits, TileOrder tileOrder,
+               Epilogue epilogue) {
   static_assert(ThreadsPerTile >= 4 && ThreadsPerTile <= 32 &&
                     (ThreadsPerTile & (ThreadsPerTile - 1)) == 0,
                 "a tile group is 4 to 32 lanes of one warp");
@@ -104,16 +105,22 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   extern __shared__ __align__(16) unsigned char spmmShared[];
   const int group = threadIdx.x / ThreadsPerTile;
   const int lane = threadIdx.x % ThreadsPerTile;
+  const int part = group % rowSplits; // which share of the row's nonzeros
   int32_t *stagedOffset = reinterpret_cast<int32_t *>(spmmShared) + group * 2 * kStaged;
   float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
 
   const int64_t tilesPerRow = (n + kTileColumns - 1) / kTileColumns;
-  const int64_t tile = int64_t(blockIdx.x) * (blockDim.x / ThreadsPerTile) + group;
-  const int64_t slot = tile / tilesPerRow;
-  if (slot >= a.rows)
+  const int64_t tilesPerBlock = blockDim.x / ThreadsPerTile / rowSplits;
+  const int64_t tile = int64_t(blockIdx.x) * tilesPerBlock + group / rowSplits;
+  // Past the last tile (the grid's tail) a group has nothing to sum, but
+  // still meets its block's barrier when the row is split.
+  const bool active = tile < a.rows * tilesPerRow;
+  if (!active && rowSplits == 1)
     return; // the whole group leaves together: no barrier is left waiting
-  const int64_t row = rowOfSlot(rowOrder, slot);
-  const int32_t firstColumn = int32_t(tile % tilesPerRow) * kTileColumns;
+  const int64_t slot = tileOrder == TileOrder::ByRow ? tile / tilesPerRow : tile % a.rows;
+  const int64_t columnTile = tileOrder == TileOrder::ByRow ? tile % tilesPerRow : tile / a.rows;
+  const int64_t row = active ? rowOfSlot(rowOrder, slot) : 0;
+  const int32_t firstColumn = int32_t(columnTile) * kTileColumns;
   const unsigned mask = detail::tileGroupMask<ThreadsPerTile>();
 
   float acc[kRepeats][VectorWidth] = {};
@@ -125,7 +132,17 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     loadVector<VectorWidth>(b + offset + column, x);
     return true;
   };
-  const int32_t begin = a.positions[row], end = a.positions[row + 1];
+  // This group's share of the row: whole vectors from the aligned start, so
+  // only the first share begins mid-vector.
+  int32_t begin = 0, end = 0;
+  if (active) {
+    const int32_t rowBegin = a.positions[row], rowEnd = a.positions[row + 1];
+    const int32_t aligned = alignDown<VectorWidth>(rowBegin);
+    const int32_t share =
+        alignUp<VectorWidth>((rowEnd - aligned + rowSplits - 1) / rowSplits);
+    begin = max(rowBegin, min(rowEnd, aligned + part * share));
+    end = min(rowEnd, aligned + (part + 1) * share);
+  }
   for (int32_t first = alignDown<VectorWidth>(begin); first < end; first += kStaged) {
     // Stage: lane l loads entries first + l*VectorWidth .. (masked), and
     // stores B's row offset for each column, so the inner loop adds only.
@@ -197,6 +214,34 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     __syncwarp(mask); // the next round overwrites the staged entries
   }
 
+  if (rowSplits > 1) { // the same for the whole block
+    // Every share but the first leaves its sums in shared memory (after the
+    // staging areas), lane-minor so the accesses do not conflict.
+    float *partial = reinterpret_cast<float *>(spmmShared) +
+                     (blockDim.x / ThreadsPerTile) * 2 * kStaged;
+    auto partialAt = [&](int share, int r, int v) -> float & {
+      const int tileGroup = group - part + share; // the group of that share
+      return partial[((tileGroup * kRepeats + r) * VectorWidth + v) * ThreadsPerTile + lane];
+    };
+    if (part != 0)
+#pragma unroll
+      for (int r = 0; r < kRepeats; ++r)
+#pragma unroll
+        for (int v = 0; v < VectorWidth; ++v)
+          partialAt(part, r, v) = acc[r][v];
+    __syncthreads();
+    if (part != 0)
+      return;
+    for (int share = 1; share < rowSplits; ++share)
+#pragma unroll
+      for (int r = 0; r < kRepeats; ++r)
+#pragma unroll
+        for (int v = 0; v < VectorWidth; ++v)
+          acc[r][v] += partialAt(share, r, v);
+  }
+  if (!active)
+    return;
+
 #pragma unroll
   for (int r = 0; r < kRepeats; ++r) {
     const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
@@ -216,20 +261,23 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   }
 }
 
-/// Launches the SpMM kernel: `tilesPerBlock` tile groups per block, rows in
+/// Launches the SpMM kernel: `tilesPerBlock` tiles per block, each summed by
+/// `rowSplits` tile groups, tiles handed out in `tileOrder`, rows in
 /// `rowOrder` (longest first; nullptr for row 0 first), C row-major or, with
 /// `TransposeC`, column-major. Returns cudaErrorInvalidValue when the shapes
 /// break the requirements above.
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
           bool TransposeC = false, typename Epilogue = StoreProduct>
 cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
-                       const int32_t *rowOrder, int tilesPerBlock, cudaStream_t stream,
-                       Epilogue epilogue = {}) {
+                       const int32_t *rowOrder, int tilesPerBlock, int rowSplits,
+                       TileOrder tileOrder, cudaStream_t stream, Epilogue epilogue = {}) {
   constexpr int kTileColumns = ThreadsPerTile * ColumnsPerThread;
   constexpr int kStaged = ThreadsPerTile * VectorWidth;
-  const int threads = tilesPerBlock * ThreadsPerTile;
-  if (n % VectorWidth != 0 || a.cols * n > INT32_MAX || threads % 32 != 0 ||
-      threads > kMaxSparseThreadsPerBlock || a.rows < 0 || n < 0)
+  const int groups = tilesPerBlock * rowSplits;
+  const int threads = groups * ThreadsPerTile;
+  if (n % VectorWidth != 0 || a.cols * n > INT32_MAX || tilesPerBlock < 1 ||
+      rowSplits < 1 || threads % 32 != 0 || threads > kMaxSparseThreadsPerBlock ||
+      a.rows < 0 || n < 0)
     return cudaErrorInvalidValue;
   if (a.rows == 0 || n == 0)
     return cudaSuccess;
@@ -237,9 +285,14 @@ cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   const int64_t blocks = (tiles + tilesPerBlock - 1) / tilesPerBlock;
   if (blocks > INT32_MAX)
     return cudaErrorInvalidValue;
-  const size_t shared = size_t(tilesPerBlock) * kStaged * (sizeof(int32_t) + sizeof(float));
+  // Staged entries for every group, and the sums of all but the first
+  // share of each tile (kept for every group: simpler indexing, a few KiB).
+  size_t shared = size_t(groups) * kStaged * (sizeof(int32_t) + sizeof(float));
+  if (rowSplits > 1)
+    shared += size_t(groups) * ThreadsPerTile * ColumnsPerThread * sizeof(float);
   spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, Epilogue>
-      <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, epilogue);
+      <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, rowSplits,
+                                                      tileOrder, epilogue);
   return cudaGetLastError();
 }
 

@@ -28,6 +28,26 @@ RowOrder fromRuntimeRowOrder(::sopt::RowOrder order) {
   llvm_unreachable("unknown row order");
 }
 
+static ::sopt::TileOrder toRuntimeTileOrder(TileOrder order) {
+  switch (order) {
+  case TileOrder::ByRow:
+    return ::sopt::TileOrder::ByRow;
+  case TileOrder::ByColumn:
+    return ::sopt::TileOrder::ByColumn;
+  }
+  llvm_unreachable("unknown tile order");
+}
+
+static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
+  switch (order) {
+  case ::sopt::TileOrder::ByRow:
+    return TileOrder::ByRow;
+  case ::sopt::TileOrder::ByColumn:
+    return TileOrder::ByColumn;
+  }
+  llvm_unreachable("unknown tile order");
+}
+
 ::sopt::SpmmSchedule toRuntimeSchedule(SpmmScheduleAttr attr) {
   ::sopt::SpmmSchedule s;
   s.tileColumns = attr.getTileColumns();
@@ -35,6 +55,8 @@ RowOrder fromRuntimeRowOrder(::sopt::RowOrder order) {
   s.tilesPerBlock = attr.getTilesPerBlock();
   s.vectorWidth = attr.getVectorWidth();
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
+  s.rowSplits = attr.getRowSplits();
+  s.tileOrder = toRuntimeTileOrder(attr.getTileOrder());
   return s;
 }
 
@@ -54,7 +76,8 @@ SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
                                            const ::sopt::SpmmSchedule &s) {
   return SpmmScheduleAttr::get(context, s.tileColumns, s.threadsPerTile,
                                s.tilesPerBlock, s.vectorWidth,
-                               fromRuntimeRowOrder(s.rowOrder));
+                               fromRuntimeRowOrder(s.rowOrder), s.rowSplits,
+                               fromRuntimeTileOrder(s.tileOrder));
 }
 
 SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,

@@ -24,6 +24,22 @@ const char *rowOrderName(::sopt::RowOrder order) {
   return order == ::sopt::RowOrder::ByLength ? "longest rows first" : "rows in order";
 }
 
+/// How an SpMM's grid is laid out, for the comment above its launch: the row
+/// order, and the row splits and tile order where they are not the default.
+std::string spmmGridText(const ::sopt::SpmmSchedule &s) {
+  std::string text = rowOrderName(s.rowOrder);
+  if (s.rowSplits > 1)
+    text += ", each row's nonzeros split over " + std::to_string(s.rowSplits) + " groups";
+  if (s.tileOrder == ::sopt::TileOrder::ByColumn)
+    text += ", tiles by column slice";
+  return text;
+}
+
+const char *tileOrderEnumerator(::sopt::TileOrder order) {
+  return order == ::sopt::TileOrder::ByColumn ? "sopt::TileOrder::ByColumn"
+                                              : "sopt::TileOrder::ByRow";
+}
+
 /// Our kernels index CSR arrays with 32-bit integers.
 LogicalResult checkIndexWidths(Operation *op, Value sparse) {
   auto enc = sparse_tensor::getSparseTensorEncoding(sparse.getType());
@@ -174,14 +190,14 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
         "of Xᵀ, {6} threads each, vectors of {7}, {8} tiles per block, {9}, {10}\n",
         n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
         s.tileColumns, s.threadsPerTile, s.vectorWidth, s.tilesPerBlock,
-        rowOrderName(s.rowOrder),
+        spmmGridText(s),
         storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
   else
     text.body += llvm::formatv(
         "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: tiles of {4} columns, {5} threads "
         "each, vectors of {6}, {7} tiles per block, {8}\n",
         rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.vectorWidth,
-        s.tilesPerBlock, rowOrderName(s.rowOrder));
+        s.tilesPerBlock, spmmGridText(s));
   std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
                                      element, rows, inner, a.nnz, a.positions,
                                      a.coordinates, a.values);
@@ -192,10 +208,10 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
                               : ", " + epilogue.str();
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, {10}, "
-      "stream{11})));\n",
+      "{11}, {12}, stream{13})));\n",
       element, s.threadsPerTile, s.columnsPerThread(), s.vectorWidth,
       storeTransposed ? ", /*TransposeC=*/true" : "", matrix, b, n, out, order,
-      s.tilesPerBlock, epilogueArgs);
+      s.tilesPerBlock, s.rowSplits, tileOrderEnumerator(s.tileOrder), epilogueArgs);
   if (transposed && !storeTransposed)
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                out, rows, n, c);

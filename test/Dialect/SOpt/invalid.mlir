@@ -417,8 +417,39 @@ func.func @spmm_schedule_columns_per_thread(%a: tensor<8x8xf32, #CSR>, %b: tenso
 // 3 tiles of 4 lanes: 12 threads.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @spmm_schedule_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiles_per_block * threads_per_tile must be a multiple of 32 up to 256}}
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiles_per_block * row_splits * threads_per_tile must be a multiple of 32 up to 256}}
   %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 4, tiles_per_block = 3, vector_width = 4, row_order = natural>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// A row's nonzeros split three ways.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_row_splits(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: row_splits must be 1, 2, 4 or 8}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 1, vector_width = 4, row_order = natural, row_splits = 3>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// 8 groups of 32 lanes per tile, 2 tiles: 512 threads.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_split_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiles_per_block * row_splits * threads_per_tile must be a multiple of 32 up to 256}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural, row_splits = 8>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// An unknown tile order.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_tile_order(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+2 {{expected ::mlir::sopt::TileOrder to be one of: by_row, by_column}}
+  // expected-error @+1 {{failed to parse SOpt_SpmmScheduleAttr parameter 'tile_order'}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 1, vector_width = 4, row_order = natural, tile_order = by_diagonal>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
 

@@ -1,7 +1,7 @@
 // The project's SpMM kernel (Spmm.cuh) against a float64 reference: f32, f16
 // and bf16 storage; the awkward patterns under the compiler's schedule and
-// under hand-picked ones that reach every tile group size, vector width and
-// row order; odd widths n. With a directory argument, every .smtx/.mtx in
+// under hand-picked ones that reach every tile group size, vector width,
+// row order, row split and tile order; odd widths n. With a directory argument, every .smtx/.mtx in
 // it (the DLMC matrices) under the compiler's schedule instead.
 //
 // The element types compiled in are chosen with -DTEST_F32=1 / -DTEST_F16=1
@@ -25,7 +25,9 @@ namespace {
 std::string describe(const ::sopt::SpmmSchedule &s) {
   return "tile=" + std::to_string(s.tileColumns) + "/" + std::to_string(s.threadsPerTile) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
-         (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
+         (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "") +
+         (s.rowSplits > 1 ? " split" + std::to_string(s.rowSplits) : "") +
+         (s.tileOrder == ::sopt::TileOrder::ByColumn ? " by_column" : "");
 }
 
 template <typename T>
@@ -66,8 +68,18 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
         s.vectorWidth = vector, s.tilesPerBlock = 64 / threads;
         s.rowOrder = (threads + vector) % 2 ? ::sopt::RowOrder::ByLength
                                             : ::sopt::RowOrder::Natural;
-        if (::sopt::checkSpmmSchedule(s, n, bytes).empty())
-          out.push_back(s);
+        if (!::sopt::checkSpmmSchedule(s, n, bytes).empty())
+          continue;
+        out.push_back(s);
+        // The same tile with the row's nonzeros split over 2, 4 or 8 groups
+        // (shares of a row that are empty, or start mid-vector, included)
+        // and the tiles handed out by column slice.
+        ::sopt::SpmmSchedule split = s;
+        split.rowSplits = 2 << (threads + perThread + vector) % 3;
+        split.tilesPerBlock = std::max(1, 64 / (threads * split.rowSplits));
+        split.tileOrder = ::sopt::TileOrder::ByColumn;
+        if (::sopt::checkSpmmSchedule(split, n, bytes).empty())
+          out.push_back(split);
       }
   return out;
 }

@@ -38,7 +38,7 @@
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // One launch writes the region's result; the product is never stored.
 // CHECK-NOT: cudaMallocAsync
-// CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear_row_order{{[0-9]+}}, 4, stream, linear_epilogue1{arg2})
+// CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear_row_order{{[0-9]+}}, 4, 1, sopt::TileOrder::ByRow, stream, linear_epilogue1{arg2})
 // CHECK-NOT: <<<
 func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"},
                   %x: tensor<6x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
