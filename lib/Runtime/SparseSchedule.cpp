@@ -52,9 +52,38 @@ constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 /// launch leaves few SMs idle.
 constexpr int kThreadsPerBlock = 128;
 
-/// Threads of an SpMM block: two warps did best on the DLMC sweep (small
-/// blocks spread the rows of small matrices over more SMs).
-constexpr int kSpmmThreadsPerBlock = 64;
+/// The SpMM heuristic's constants for one element size, fitted on an H100
+/// sweep (benchmarks/sparse --explore-all, 2026-11-24: every DLMC matrix,
+/// N = 256 and 1024, 320 schedules each; docs/benchmarks/sparse.md).
+struct SpmmFit {
+  /// A lane takes 2, 4, ... columns once the output has twice, four
+  /// times, ... `busyScale * kBusyThreads * (n / 256)^widthExponent`
+  /// elements: wide outputs already give every row several tiles.
+  double busyScale, widthExponent;
+  /// Longer rows hide more latency per lane: the output counts
+  /// (mean row length / 64)^rowLengthExponent times more.
+  double rowLengthExponent;
+  /// A longest row this many times the mean halves the columns per lane.
+  double imbalance;
+  /// Rows split in two again while the lanes stay within `splitBudget`
+  /// busy GPUs and each share keeps 4 entries of a mean row, or within
+  /// `longRowBudget` busy GPUs while the longest row's share exceeds
+  /// `longRowShare` entries: the longest row sets the kernel's time.
+  double splitBudget, longRowBudget;
+  int64_t longRowShare;
+  /// Threads per block (fewer when one tile's split groups need more).
+  int blockThreads;
+};
+
+constexpr SpmmFit kSpmmFit32{0.5, 0.5, 0.25, 3.0, 0.5, 2.0, 512, 64};
+constexpr SpmmFit kSpmmFit16{0.25, 0.0, 0.0, 1e30, 1.0, 2.0, 128, 128};
+
+/// Outputs from which an SpMM hands out its tiles by column slice: enough
+/// blocks run at once that they share B's slices in L1 and L2.
+constexpr double kByColumnOutputs = 1 << 21;
+
+/// The most groups that share one tile (the kernel's shared partial sums).
+constexpr int kMaxRowSplits = 8;
 
 /// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
 constexpr int64_t kBusySddmmWarps = 16 * 132;
@@ -97,15 +126,19 @@ SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_
 
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
+  const SpmmFit &fit = elementBytes <= 2 ? kSpmmFit16 : kSpmmFit32;
+  const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
   SpmmSchedule s;
-  // More columns per thread reuse each staged nonzero for more FMAs, but
-  // leave fewer threads: widen only while the output keeps the GPU busy.
-  // Longer rows hide more latency per thread, so they may widen a little
-  // sooner (fitted on the DLMC sweep of benchmarks/sparse --explore, H100).
+  // More columns per lane reuse each staged nonzero for more FMAs, but
+  // leave fewer lanes: widen only while the output keeps the GPU busy.
   const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
-  double work = outputs / kBusyThreads;
-  if (stats.known() && stats.meanRowLength > 0)
-    work *= std::pow(stats.meanRowLength / 64.0, 0.25);
+  double work = outputs / (fit.busyScale * kBusyThreads *
+                           std::pow(std::max<int64_t>(n, 1) / 256.0, fit.widthExponent));
+  if (rowsKnown) {
+    work *= std::pow(stats.meanRowLength / 64.0, fit.rowLengthExponent);
+    if (stats.maxRowLength > fit.imbalance * stats.meanRowLength)
+      work /= 2;
+  }
   int64_t perThread = std::min<int64_t>(powerOfTwoAtMost(int64_t(std::max(work, 1.0))),
                                         kMaxColumnsPerThread);
   // No more columns per thread than one lane of a 4-lane group needs.
@@ -117,8 +150,24 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
   const int64_t lanes = powerOfTwoAtLeast((n + perThread - 1) / perThread);
   s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, 32));
   s.tileColumns = s.threadsPerTile * int(perThread);
-  s.tilesPerBlock = std::max(1, kSpmmThreadsPerBlock / s.threadsPerTile);
+  // Split rows while the GPU has room for the extra lanes (a known pattern
+  // only: the shares follow the row lengths).
+  if (rowsKnown) {
+    const double unsplitLanes = outputs / double(perThread);
+    while (s.rowSplits < kMaxRowSplits) {
+      const double lanesAfter = unsplitLanes * s.rowSplits * 2;
+      const bool evenShares = lanesAfter <= fit.splitBudget * kBusyThreads &&
+                              stats.meanRowLength >= 4.0 * s.rowSplits * 2;
+      const bool longRowShares = lanesAfter <= fit.longRowBudget * kBusyThreads &&
+                                 stats.maxRowLength > fit.longRowShare * s.rowSplits;
+      if (!evenShares && !longRowShares)
+        break;
+      s.rowSplits *= 2;
+    }
+  }
+  s.tilesPerBlock = std::max(1, fit.blockThreads / (s.threadsPerTile * s.rowSplits));
   s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
+  s.tileOrder = outputs >= kByColumnOutputs ? TileOrder::ByColumn : TileOrder::ByRow;
   return s;
 }
 

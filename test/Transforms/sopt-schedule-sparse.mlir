@@ -9,18 +9,26 @@
 // sopt::chooseSddmmSchedule (lib/Runtime/SparseSchedule.cpp) return; the
 // derivations below follow that code. Busy threads = 132 * 1024 = 135168.
 //
-// SpMM: columns per thread = pow2_at_most(max(m * n / 135168 [* (mean row
-// length / 64)^0.25 for a known pattern], 1)), at most 16, halved while above
-// 1 and 4x it exceeds pow2_at_least(n); vector_width = the widest of 4, 2, 1
-// that divides n, fits 16 bytes and the columns per thread;
-// threads_per_tile = clamp(pow2_at_least(ceil(n / columns per thread)), 4,
-// 32); tile_columns = threads_per_tile * columns per thread;
-// tiles_per_block = 64 / threads_per_tile. row_order = by_length only for a
-// known pattern whose longest row is longer than the mean.
+// SpMM, with the constants of f32 and wider elements (f16/bf16 in
+// brackets): columns per thread = pow2_at_most(max(m * n / (0.5 [0.25] *
+// 135168 * (n / 256)^0.5 [^0]), 1)) [for a known pattern also times (mean
+// row length / 64)^0.25 [^0], halved when the longest row exceeds 3x the
+// mean [never]], at most 16, halved while above 1 and 4x it exceeds
+// pow2_at_least(n); vector_width = the widest of 4, 2, 1 that divides n,
+// fits 16 bytes and the columns per thread; threads_per_tile =
+// clamp(pow2_at_least(ceil(n / columns per thread)), 4, 32); tile_columns =
+// threads_per_tile * columns per thread. A known pattern's rows split in
+// two again (up to 8) while the lanes, m * n / columns per thread * splits,
+// stay within 0.5 [1] busy GPUs and the mean row keeps 4 entries per share,
+// or within 2 busy GPUs while the longest row's share exceeds 512 [128]
+// entries. tiles_per_block = max(1, 64 [128] / (threads_per_tile *
+// row_splits)). row_order = by_length only for a known pattern whose
+// longest row is longer than the mean; tile_order = by_column from m * n =
+// 2^21 outputs.
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 
-// m = 512, n = 256, f32: 512 * 256 / 135168 = 0.97 -> 1 column per thread
+// m = 512, n = 256, f32: 512 * 256 / 67584 = 1.9 -> 1 column per thread
 // (every thread counts when the output is small), so scalar accesses; 256
 // lanes -> 32; tile 32; 2 tiles per 64-thread block.
 // CHECK-LABEL: func.func @spmm_n256
@@ -34,11 +42,12 @@ func.func @spmm_n256(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>) -> 
 
 // -----
 
-// m = 8192, n = 1024: 8192 * 1024 / 135168 = 62 -> 32 -> 16 columns per
-// thread (the most), vector 4; 64 lanes -> 32; tile 512.
+// m = 8192, n = 1024: 8192 * 1024 / (67584 * 2) = 62 -> 32 -> 16 columns
+// per thread (the most), vector 4; 64 lanes -> 32; tile 512; 8.4M outputs:
+// by column.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_n1024
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural, tile_order = by_column>}
 func.func @spmm_n1024(%w: tensor<8192x512xf32, #CSR>, %x: tensor<512x1024xf32>) -> tensor<8192x1024xf32> {
   %y = sopt.spmm %w, %x : tensor<8192x512xf32, #CSR>, tensor<512x1024xf32> -> tensor<8192x1024xf32>
   return %y : tensor<8192x1024xf32>
@@ -57,11 +66,12 @@ func.func @spmm_n37(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x37xf32>) -> te
 
 // -----
 
-// m = 12288, n = 64: 12288 * 64 / 135168 = 5.8 -> 4 columns per thread,
-// vector 4, 16 lanes: two rows per warp (subwarps), 4 tiles per block.
+// m = 12288, n = 64: 12288 * 64 / (67584 * 0.5) = 23 -> 16 columns per
+// thread (16 * 4 = 64 does not exceed 64), vector 4, 4 lanes: eight rows
+// per warp (subwarps), 16 tiles per block.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_n64
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 4, tiles_per_block = 16, vector_width = 4, row_order = natural>}
 func.func @spmm_n64(%w: tensor<12288x512xf32, #CSR>, %x: tensor<512x64xf32>) -> tensor<12288x64xf32> {
   %y = sopt.spmm %w, %x : tensor<12288x512xf32, #CSR>, tensor<512x64xf32> -> tensor<12288x64xf32>
   return %y : tensor<12288x64xf32>
@@ -69,11 +79,12 @@ func.func @spmm_n64(%w: tensor<12288x512xf32, #CSR>, %x: tensor<512x64xf32>) -> 
 
 // -----
 
-// f64, m = 8192, n = 256: 8192 * 256 / 135168 = 15.5 -> 8 columns per
-// thread; a vector of 4 would be 32 bytes, so 2; 32 lanes, tile 256.
+// f64, m = 8192, n = 256: 8192 * 256 / 67584 = 31 -> 16 columns per
+// thread; a vector of 4 would be 32 bytes, so 2; 16 lanes, tile 256, 4
+// tiles per block; 2^21 outputs: by column.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_f64
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 256, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 256, threads_per_tile = 16, tiles_per_block = 4, vector_width = 2, row_order = natural, tile_order = by_column>}
 func.func @spmm_f64(%w: tensor<8192x512xf64, #CSR>, %x: tensor<512x256xf64>) -> tensor<8192x256xf64> {
   %y = sopt.spmm %w, %x : tensor<8192x512xf64, #CSR>, tensor<512x256xf64> -> tensor<8192x256xf64>
   return %y : tensor<8192x256xf64>
@@ -81,12 +92,12 @@ func.func @spmm_f64(%w: tensor<8192x512xf64, #CSR>, %x: tensor<512x256xf64>) -> 
 
 // -----
 
-// f16, m = 65536, n = 32: 65536 * 32 / 135168 = 15.5 -> 8 columns per
+// f16, m = 65536, n = 32: 65536 * 32 / 33792 = 62 -> 16 -> 8 columns per
 // thread (8 * 4 = 32 does not exceed 32), vector 4 (8 bytes); 4 lanes;
-// tile 32; 16 tiles per block.
+// tile 32; 128 / 4 = 32 tiles per block; 2^21 outputs: by column.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @spmm_f16_narrow
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 4, tiles_per_block = 16, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 4, tiles_per_block = 32, vector_width = 4, row_order = natural, tile_order = by_column>}
 func.func @spmm_f16_narrow(%w: tensor<65536x64xf16, #CSR>, %x: tensor<64x32xf16>) -> tensor<65536x32xf16> {
   %y = sopt.spmm %w, %x : tensor<65536x64xf16, #CSR>, tensor<64x32xf16> -> tensor<65536x32xf16>
   return %y : tensor<65536x32xf16>
@@ -112,17 +123,17 @@ func.func @spmm_unscheduled(%csc: tensor<64x64xf32, #CSC>, %bsr: tensor<64x64xf3
 
 // Dense × sparse, X[m, k] · S[k, n] with S in CSR or CSC, runs as Sᵀ · Xᵀ:
 // the schedule is that of an n x k CSR matrix times k x m. Here n = 1024
-// rows, m = 256 columns: 1024 * 256 / 135168 = 1.9 -> 1 column per thread,
-// scalar accesses, tiles of 32 lanes (as @spmm_n256 above). m = 8192: 62 ->
-// 16 columns per thread, vector 4, tile 512.
+// rows, m = 256 columns: 1024 * 256 / 67584 = 3.9 -> 2 columns per thread,
+// vectors of 2, tiles of 32 lanes. m = 8192: 8.4M / (67584 * 5.7) = 22 ->
+// 16 columns per thread, vector 4, tile 512, by column.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed) }>
 // CHECK-LABEL: func.func @dense_times_sparse
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
-// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
-// CHECK: sopt.spmm %arg3, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
+// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = natural>} : tensor<256x512xf32>, tensor<512x1024xf32, #{{.*}}> -> tensor<256x1024xf32>
+// CHECK: sopt.spmm %arg3, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 512, threads_per_tile = 32, tiles_per_block = 2, vector_width = 4, row_order = natural, tile_order = by_column>}
 // PIPE-LABEL: func.func @dense_times_sparse
-// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
+// PIPE: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = natural>}
 func.func @dense_times_sparse(%x: tensor<256x512xf32>, %csr: tensor<512x1024xf32, #CSR>,
                               %csc: tensor<512x1024xf32, #CSC>, %big: tensor<8192x512xf32>)
     -> (tensor<256x1024xf32>, tensor<256x1024xf32>, tensor<8192x1024xf32>) {
@@ -230,6 +241,32 @@ func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
   %d = sopt.sddmm %a, %b, %w : tensor<8x32xf32>, tensor<32x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %y, %d : tensor<8x256xf32>, tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// Split rows. One row of 1000 entries among 128 (mean 7.8, n = 256): 1
+// column per thread; the mean is too short to split, but the long row is
+// split while its share exceeds 512 entries in f32 (2 ways) and 128 in f16
+// (8 ways). Sixteen rows of 64 entries (mean 64): the even shares keep 4
+// entries of a mean row up to 8 ways. One tile of 32 lanes per block then
+// has 64-256 threads.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @split_rows
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 2>}
+// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 8>}
+// CHECK: sopt.spmm %arg4, %arg5 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, row_splits = 8>}
+func.func @split_rows(%w: tensor<128x1024xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-one-long-row.smtx"},
+                      %x: tensor<1024x256xf32>,
+                      %h: tensor<128x1024xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-one-long-row.smtx"},
+                      %hx: tensor<1024x256xf16>,
+                      %e: tensor<16x512xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-even-rows.smtx"},
+                      %ex: tensor<512x256xf32>)
+    -> (tensor<128x256xf32>, tensor<128x256xf16>, tensor<16x256xf32>) {
+  %y = sopt.spmm %w, %x : tensor<128x1024xf32, #CSR>, tensor<1024x256xf32> -> tensor<128x256xf32>
+  %z = sopt.spmm %h, %hx : tensor<128x1024xf16, #CSR>, tensor<1024x256xf16> -> tensor<128x256xf16>
+  %v = sopt.spmm %e, %ex : tensor<16x512xf32, #CSR>, tensor<512x256xf32> -> tensor<16x256xf32>
+  return %y, %z, %v : tensor<128x256xf32>, tensor<128x256xf16>, tensor<16x256xf32>
 }
 
 // -----
