@@ -241,7 +241,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     known ahead of time, such as a pruned weight), the file is read once per
     path, its rows and columns must match the argument's type, and its row
     lengths inform the choice: rows of different lengths are visited longest
-    first (`row_order = by_length`). The file holds the arrays the caller
+    first (`row_order = by_length`), and rows long enough, or few enough to
+    leave the GPU room, are split over several tile groups (`row_splits`).
+    The file holds the arrays the caller
     passes: a CSR matrix's, or for a CSC argument those of its transpose in
     CSR (so an `n x k` file for a `k x n` CSC argument: `x · Wᵀ` takes `W`'s
     own file). For dense × sparse the statistics are those of `Sᵀ`'s rows (a
@@ -254,20 +256,21 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     Before:
 
     ```mlir
-    func.func @layer(%w: tensor<512x512xf32, #CSR> {sopt.sparsity_pattern = "w.smtx"},
-                     %x: tensor<512x256xf32>) -> tensor<512x256xf32> {
-      %y = sopt.spmm %w, %x : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+    func.func @layer(%w: tensor<512x2048xf32, #CSR> {sopt.sparsity_pattern = "w.smtx"},
+                     %x: tensor<2048x256xf32>) -> tensor<512x256xf32> {
+      %y = sopt.spmm %w, %x : tensor<512x2048xf32, #CSR>, tensor<2048x256xf32> -> tensor<512x256xf32>
       return %y : tensor<512x256xf32>
     }
     ```
 
-    After (`w.smtx` has rows of different lengths):
+    After (`w.smtx` is a DLMC weight at 90 % sparsity, rows of 205 entries
+    on average and up to 670):
 
     ```mlir
-    %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 128,
-        threads_per_tile = 32, tiles_per_block = 4, vector_width = 4,
-        row_order = by_length>}
-        : tensor<512x512xf32, #CSR>, tensor<512x256xf32> -> tensor<512x256xf32>
+    %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 32,
+        threads_per_tile = 32, tiles_per_block = 1, vector_width = 1,
+        row_order = by_length, row_splits = 2>}
+        : tensor<512x2048xf32, #CSR>, tensor<2048x256xf32> -> tensor<512x256xf32>
     ```
   }];
   let options = [

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""Refits the SpMM heuristic's constants (lib/Runtime/SparseSchedule.cpp,
+`SpmmFit`) on a schedule sweep of sparse_bench.
+
+    benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz] MATRIX_DIR [--top K]
+
+SWEEP is the sparse_explore.csv of `run.sh ... --ops=spmm --explore-all`
+(docs/benchmarks/sweeps/spmm-split-sweep.csv.xz is the one the current
+constants come from); MATRIX_DIR holds the swept .smtx files under the names
+the CSV gives (../shared/data/dlmc). For each element size it searches a
+grid of constants, models the heuristic's choice for every (matrix, n) as
+chooseSpmmSchedule does, and scores the choice by the geometric mean of
+(best explored time / time of the chosen schedule); a choice outside the
+sweep's grid counts as a miss. It prints the K best constant sets per
+element size. The model below must follow chooseSpmmSchedule: change both
+together (test/Transforms/sopt-schedule-sparse.mlir checks the C++).
+"""
+import argparse
+import collections
+import csv
+import io
+import itertools
+import lzma
+import math
+import os
+import sys
+
+BUSY_THREADS = 132 * 1024  # kBusyThreads
+BY_COLUMN_OUTPUTS = 1 << 21  # kByColumnOutputs
+MAX_SPLITS = 8
+
+
+def pow2_at_most(x):
+    p = 1
+    while p * 2 <= x:
+        p *= 2
+    return p
+
+
+def pow2_at_least(x):
+    p = 1
+    while p < x:
+        p *= 2
+    return p
+
+
+def row_stats(path):
+    """rows, mean and longest row length of a DLMC .smtx file."""
+    with open(path) as f:
+        header = f.readline()
+        offsets = [int(v) for v in f.readline().split()]
+    rows = int(header.split(',')[0])
+    lengths = [offsets[i + 1] - offsets[i] for i in range(rows)]
+    return rows, (offsets[-1] / rows if rows else 0.0), max(lengths, default=0)
+
+
+def choose(rows, mean, longest, n, element_bytes, fit):
+    """The schedule name chooseSpmmSchedule gives, for a known pattern."""
+    (busy_scale, width_exp, length_exp, imbalance, split_budget,
+     long_budget, long_share, block_threads) = fit
+    outputs = rows * n
+    work = outputs / (busy_scale * BUSY_THREADS * (n / 256) ** width_exp)
+    known = mean > 0
+    if known:
+        work *= (mean / 64) ** length_exp
+        if longest > imbalance * mean:
+            work /= 2
+    per = min(pow2_at_most(max(work, 1.0)), 16)
+    while per > 1 and per * 4 > pow2_at_least(n):
+        per //= 2
+    widest = next((w for w in (4, 2) if n % w == 0 and w * element_bytes <= 16), 1)
+    vector = min(widest, per)
+    lanes = min(max(pow2_at_least(-(-n // per)), 4), 32)
+    splits = 1
+    while known and splits < MAX_SPLITS:
+        after = outputs / per * splits * 2
+        even = after <= split_budget * BUSY_THREADS and mean >= 4.0 * splits * 2
+        long_row = after <= long_budget * BUSY_THREADS and longest > long_share * splits
+        if not (even or long_row):
+            break
+        splits *= 2
+    per_block = max(1, block_threads // (lanes * splits))
+    order = 'by_length' if longest > mean else 'natural'
+    name = f'tpt{lanes}/cpt{per}/vw{vector}/tpb{per_block}/{order}'
+    if splits > 1:
+        name += f'/split{splits}'
+    if outputs >= BY_COLUMN_OUTPUTS:
+        name += '/by_column'
+    return name
+
+
+GRID = {
+    'busy_scale': [0.125, 0.25, 0.5, 1.0],
+    'width_exp': [0.0, 0.5, 1.0],
+    'length_exp': [0.0, 0.25],
+    'imbalance': [3.0, 1e30],
+    'split_budget': [0.5, 1.0, 2.0],
+    'long_budget': [0.0, 1.0, 2.0, 4.0],
+    'long_share': [64, 128, 256, 512],
+    'block_threads': [64, 128, 256],
+}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    p.add_argument('sweep')
+    p.add_argument('matrices')
+    p.add_argument('--top', type=int, default=5)
+    a = p.parse_args()
+    raw = lzma.open(a.sweep, 'rt') if a.sweep.endswith('.xz') else open(a.sweep)
+    times = collections.defaultdict(dict)
+    for r in csv.DictReader(raw):
+        if r['op'] == 'spmm' and r['status'] == 'ok':
+            times[(r['matrix'], r['type'], int(r['size']))][r['schedule']] = float(r['median_us'])
+    if not times:
+        sys.exit(f'fit_spmm.py: no SpMM measurements in {a.sweep}')
+    stats = {}
+    for name in {k[0] for k in times}:
+        path = os.path.join(a.matrices, name + '.smtx')
+        if not os.path.exists(path):
+            sys.exit(f'fit_spmm.py: {name}.smtx not found under {a.matrices}')
+        stats[name] = row_stats(path)
+    print(f'{len(times)} (matrix, type, n) cases, '
+          f'{sum(len(v) for v in times.values())} measurements', file=sys.stderr)
+    for element, element_bytes in (('f32', 4), ('f16', 2)):
+        cases = [k for k in times if k[1] == element]
+        scored = []
+        for fit in itertools.product(*GRID.values()):
+            ratios, misses = collections.defaultdict(list), 0
+            for k in cases:
+                chosen = choose(*stats[k[0]], k[2], element_bytes, fit)
+                if chosen not in times[k]:
+                    misses += 1
+                    continue
+                ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
+            if misses:
+                continue
+            per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
+            overall = math.exp(sum(map(math.log, per_n.values())) / len(per_n))
+            scored.append((overall, per_n, fit))
+        scored.sort(key=lambda s: -s[0])
+        print(f'{element}: best / chosen (geomean), by n; constants as in SpmmFit')
+        for overall, per_n, fit in scored[:a.top]:
+            by_n = ', '.join(f'n={n}: {v:.3f}' for n, v in sorted(per_n.items()))
+            print(f'  {overall:.3f} ({by_n})  ' +
+                  ', '.join(f'{k}={v:g}' for k, v in zip(GRID, fit)))
+
+
+if __name__ == '__main__':
+    main()
