@@ -920,7 +920,8 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) 
 }
 
 /// The grid for SDDMM (B transposed): 1..32 lanes per output, tiles of one
-/// or two outputs per lane group, vectors of 1, 2 or 4, 2/4/8 warps per
+/// or two outputs per lane group or of 32 nonzeros (one output per lane,
+/// the transposed butterfly), vectors of 1, 2 or 4, 2/4/8 warps per
 /// block, either row order; those checkSddmmSchedule accepts; and the dense
 /// tensor-core blocks.
 std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
@@ -928,20 +929,25 @@ std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
   SddmmSchedule blocks;
   blocks.tiling = sopt::SddmmTiling::DenseBlocks;
   grid.push_back(blocks);
-  for (int threads : {1, 2, 4, 8, 16, 32})
-    for (int outputs : {1, 2})
+  for (int threads : {1, 2, 4, 8, 16, 32}) {
+    const int groups = 32 / threads;
+    std::vector<int> tiles{groups, 2 * groups};
+    if (groups < 16)
+      tiles.push_back(32);
+    for (int tile : tiles)
       for (int vector : {1, 2, 4})
         for (int warps : {2, 4, 8})
           for (RowOrder order : {RowOrder::Natural, RowOrder::ByLength}) {
             SddmmSchedule s;
             s.threadsPerNonzero = threads;
-            s.tileNonzeros = outputs * (32 / threads);
+            s.tileNonzeros = tile;
             s.vectorWidth = vector;
             s.tilesPerBlock = warps;
             s.rowOrder = order;
             if (sopt::checkSddmmSchedule(s, k, true, elementBytes).empty())
               grid.push_back(s);
           }
+  }
   return grid;
 }
 

@@ -188,7 +188,10 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
 
     - `tile_nonzeros`: each row of `S` is cut into 1-D tiles of this many
       consecutive nonzeros, one tile per warp; 1 to 8 times
-      `32 / threads_per_nonzero`.
+      `32 / threads_per_nonzero`, or 32: one output per lane in the end,
+      the lanes' partial sums exchanged in a transposed butterfly (each group
+      computes `threads_per_nonzero` outputs and reduces them with
+      `threads_per_nonzero - 1` shuffles per lane).
     - `threads_per_nonzero`: lanes that share one output (a power of two up
       to 32). Each holds a slice of `A`'s row in registers (at most 64
       elements: `k / threads_per_nonzero` must not exceed it) and the partial

@@ -88,6 +88,15 @@ constexpr int kMaxRowSplits = 8;
 /// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
 constexpr int64_t kBusySddmmWarps = 16 * 132;
 
+/// f32 SDDMMs of at least this many nonzeros (four warps per SM) take tiles
+/// of 32 nonzeros, one output per lane after the transposed butterfly: on
+/// the H100 DLMC sweep (2026-11-24) 1.12x (k = 256) and 1.07x (k = 1024)
+/// faster than the smaller tiles (geomean over the patterns they serve);
+/// below it too few warps remain. In f16 the smaller tiles stayed ahead.
+constexpr int64_t kLaneTileNonzeros = 4 * 132 * 32;
+/// Warps per block for those tiles (two did best on the sweep).
+constexpr int kLaneTileWarps = 2;
+
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
 /// nonzero: computing every product of a 64 x 64 block costs less than
 /// reading a row of B per output once the pattern is dense enough and the
@@ -192,6 +201,18 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
+  if (elementBytes == 4 && stats.nnz >= kLaneTileNonzeros) {
+    // As many lanes per output as vectors each lane loads (8 for k = 256,
+    // 16 for k = 1024), within the 64 elements a lane may hold.
+    const int64_t vectors = std::max<int64_t>(k / s.vectorWidth, 1);
+    int64_t lanes = powerOfTwoAtLeast(int64_t(std::ceil(std::sqrt(double(vectors)))));
+    while (lanes < 32 && (k + lanes - 1) / lanes > kMaxSddmmElementsPerLane)
+      lanes *= 2;
+    s.threadsPerNonzero = int(std::min<int64_t>(lanes, 32));
+    s.tileNonzeros = 32;
+    s.tilesPerBlock = kLaneTileWarps;
+    return s;
+  }
   // Lanes per output: 16 elements of k each (fewer lanes wait longer on
   // their loads, more leave too few outputs per warp), and more when the
   // pattern is too small to give every SM enough warps otherwise.
@@ -256,8 +277,9 @@ std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
     return "tiles_per_block (warps per block) must be 1 to " +
            std::to_string(kMaxSparseThreadsPerBlock / 32);
   const int groups = 32 / s.threadsPerNonzero;
-  if (s.tileNonzeros <= 0 || s.tileNonzeros % groups != 0 || s.tileNonzeros / groups > 8)
-    return "tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero";
+  if (s.tileNonzeros != 32 &&
+      (s.tileNonzeros <= 0 || s.tileNonzeros % groups != 0 || s.tileNonzeros / groups > 8))
+    return "tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero, or 32";
   if (!transposeRhs)
     return "";
   if (s.rowOrder != RowOrder::Natural)

@@ -149,7 +149,9 @@ func.func @dense_times_sparse(%x: tensor<256x512xf32>, %csr: tensor<512x1024xf32
 // threads_per_nonzero = min(pow2_at_least(ceil(k / 16)), 32,
 // pow2_at_most(k / vector_width)), doubled while a known pattern would give
 // fewer than 16 warps per SM; tile_nonzeros = 2 * 32 / threads_per_nonzero;
-// 4 warps per block. Without a known pattern, never dense blocks.
+// 4 warps per block. A known f32 pattern of at least 4 * 132 * 32 = 16896
+// nonzeros takes tiles of 32 instead (see @lane_tiles). Without a known
+// pattern, never dense blocks.
 // k = 256: 16 lanes per output, 4 nonzeros per warp tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @sddmm_k256
@@ -267,6 +269,31 @@ func.func @split_rows(%w: tensor<128x1024xf32, #CSR> {sopt.sparsity_pattern = "I
   %z = sopt.spmm %h, %hx : tensor<128x1024xf16, #CSR>, tensor<1024x256xf16> -> tensor<128x256xf16>
   %v = sopt.spmm %e, %ex : tensor<16x512xf32, #CSR>, tensor<512x256xf32> -> tensor<16x256xf32>
   return %y, %z, %v : tensor<128x256xf32>, tensor<128x256xf16>, tensor<16x256xf32>
+}
+
+// -----
+
+// Tiles of 32 nonzeros (one output per lane after the transposed
+// butterfly) for a known f32 pattern of at least 16896 nonzeros: 68 full
+// rows of 256 = 17408 (too little work for dense blocks: 17408 * 256 <
+// 3e7). Lanes per output = pow2_at_least(sqrt(k / vector_width)): 8 for
+// k = 256, 16 for k = 1024; 2 warps per block. In f16 the smaller tiles
+// remain.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @lane_tiles
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg3, %arg4, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg6, %arg7, %arg5 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
+                      %a: tensor<68x256xf32>, %b: tensor<256x256xf32>,
+                      %a2: tensor<68x1024xf32>, %b2: tensor<256x1024xf32>,
+                      %h: tensor<68x256xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
+                      %ha: tensor<68x256xf16>, %hb: tensor<256x256xf16>)
+    -> (tensor<68x256xf32, #CSR>, tensor<68x256xf32, #CSR>, tensor<68x256xf16, #CSR>) {
+  %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<68x256xf32>, tensor<256x256xf32>, tensor<68x256xf32, #CSR> -> tensor<68x256xf32, #CSR>
+  %d2 = sopt.sddmm %a2, %b2, %s transpose_rhs : tensor<68x1024xf32>, tensor<256x1024xf32>, tensor<68x256xf32, #CSR> -> tensor<68x256xf32, #CSR>
+  %dh = sopt.sddmm %ha, %hb, %h transpose_rhs : tensor<68x256xf16>, tensor<256x256xf16>, tensor<68x256xf16, #CSR> -> tensor<68x256xf16, #CSR>
+  return %d, %d2, %dh : tensor<68x256xf32, #CSR>, tensor<68x256xf32, #CSR>, tensor<68x256xf16, #CSR>
 }
 
 // -----

@@ -15,6 +15,15 @@
 // Each group computes `TileNonzeros / (32 / ThreadsPerNonzero)` outputs, so
 // that many independent loads are in flight.
 //
+// A tile of 32 nonzeros (`TileNonzeros == 32`) is one output per lane in
+// the end: lane j reads entry `first + j`'s row and column once (the groups
+// get them by shuffles), every group computes ThreadsPerNonzero outputs, and
+// their partial sums meet in a transposed butterfly: at each step a lane
+// sends the half of its sums its partner keeps and adds the half it keeps,
+// so P lanes reduce P sums with P - 1 shuffles instead of P * log2(P), and
+// lane p of a group ends with output p. The store is then one coalesced
+// row of 32 entries.
+//
 // With B not transposed, B's columns are gathered: one lane per output, A's
 // row read as broadcasts.
 //
@@ -54,6 +63,92 @@ __device__ __forceinline__ int64_t rowOfEntry(const int32_t *__restrict__ positi
   return row;
 }
 
+/// One step of the transposed butterfly over the lanes of a group, and the
+/// steps after it: a lane holding 2 * Width partial sums (of outputs
+/// 0 .. 2 * Width) sends its partner (lane ^ Width) the half the partner
+/// keeps and adds the half it keeps, those of the outputs whose bit Width
+/// matches its own. After the last step lane p holds output p's whole sum in
+/// dot[0]. (A template per step, so that every index into `dot` is a
+/// constant and the sums stay in registers: nvcc kept nested counted loops
+/// of 32-lane groups in local memory.)
+template <int Width, int N>
+__device__ __forceinline__ void transposedButterfly(float (&dot)[N], int part) {
+  if constexpr (Width > 0) {
+    const bool upper = (part & Width) != 0;
+#pragma unroll
+    for (int i = 0; i < Width; ++i) {
+      const float send = upper ? dot[i] : dot[i + Width];
+      const float kept = upper ? dot[i + Width] : dot[i];
+      dot[i] = kept + __shfl_xor_sync(0xffffffffu, send, Width);
+    }
+    transposedButterfly<Width / 2>(dot, part);
+  }
+}
+
+/// The tile of 32 nonzeros starting at `first` (in row `firstRow`), one
+/// output per lane in the end (see the file comment). Called by whole warps.
+template <int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane, typename T,
+          typename Epilogue>
+__device__ __forceinline__ void
+sddmmLaneOutputs(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                 int32_t k, T *__restrict__ out, const Epilogue &epilogue, int64_t first,
+                 int64_t firstRow) {
+  constexpr int kLanes = ThreadsPerNonzero;
+  constexpr int kGroups = 32 / kLanes;
+  constexpr unsigned kWarp = 0xffffffffu;
+  const int lane = threadIdx.x % 32;
+  const int group = lane / kLanes, part = lane % kLanes;
+  // Lane j's entry, first + j: its row (-1 past the end) and column.
+  const int64_t entry = first + lane;
+  const bool stored = entry < s.nnz;
+  const int32_t entryRow =
+      stored ? int32_t(rowOfEntry(s.positions, firstRow, int32_t(entry))) : -1;
+  const int32_t entryColumn = stored ? s.coordinates[entry] : 0;
+
+  // Output o of this group is entry first + o * kGroups + group.
+  float dot[kLanes];
+  float a[VectorsPerLane][VectorWidth];
+  int32_t loadedRow = -1;
+#pragma unroll
+  for (int o = 0; o < kLanes; ++o) {
+    const int source = o * kGroups + group;
+    const int32_t row = __shfl_sync(kWarp, entryRow, source);
+    const int32_t column = __shfl_sync(kWarp, entryColumn, source);
+    float sum = 0.f;
+    if (row >= 0) { // past the last entry the whole group skips it
+      if (row != loadedRow) {
+#pragma unroll
+        for (int i = 0; i < VectorsPerLane; ++i) {
+          const int32_t col = (i * kLanes + part) * VectorWidth;
+          if (col < k)
+            loadVector<VectorWidth>(lhs + int64_t(row) * k + col, a[i]);
+        }
+        loadedRow = row;
+      }
+#pragma unroll
+      for (int i = 0; i < VectorsPerLane; ++i) {
+        const int32_t col = (i * kLanes + part) * VectorWidth;
+        if (col < k) {
+          float x[VectorWidth];
+          loadVector<VectorWidth>(rhs + int64_t(column) * k + col, x);
+#pragma unroll
+          for (int v = 0; v < VectorWidth; ++v)
+            sum = fmaf(a[i][v], x[v], sum);
+        }
+      }
+    }
+    dot[o] = sum;
+  }
+  transposedButterfly<kLanes / 2>(dot, part);
+  const int source = part * kGroups + group;
+  const int32_t row = __shfl_sync(kWarp, entryRow, source);
+  const int32_t column = __shfl_sync(kWarp, entryColumn, source);
+  if (row >= 0) {
+    const int64_t e = first + source;
+    out[e] = fromFloat<T>(epilogue(row, column, e, dot[0], toFloat(s.values[e])));
+  }
+}
+
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
           int TileNonzeros, typename Epilogue>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
@@ -75,7 +170,11 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   if (first >= s.nnz)
     return; // the whole warp leaves: no shuffle below waits for it
   int64_t row = findRow(s.positions, s.rows, int32_t(first));
-
+  if constexpr (TileNonzeros == 32) {
+    sddmmLaneOutputs<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(s, lhs, rhs, k, out,
+                                                                      epilogue, first, row);
+    return;
+  }
   float dot[kOutputsPerGroup] = {};
   int32_t column[kOutputsPerGroup];
   int64_t rowOf[kOutputsPerGroup];

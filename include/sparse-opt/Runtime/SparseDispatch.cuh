@@ -65,6 +65,10 @@ cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
     if (s.tileNonzeros == 2 * kGroups)
       return launchSddmm<T, Threads, Vector, Vectors, 2 * kGroups>(
           p, lhs, rhs, k, out, s.tilesPerBlock, stream);
+    if constexpr (2 * kGroups != 32)
+      if (s.tileNonzeros == 32)
+        return launchSddmm<T, Threads, Vector, Vectors, 32>(p, lhs, rhs, k, out,
+                                                            s.tilesPerBlock, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -91,7 +91,9 @@ enum class SddmmTiling : int {
 /// `tilesPerBlock` warps per block. `threadsPerNonzero` lanes share one
 /// output: each holds a slice of A's row in registers, loads the matching
 /// slice of B's row `vectorWidth` elements at a time, and the partial dot
-/// products meet through warp shuffles; `rowOrder` must be Natural. With B
+/// products meet through warp shuffles; `rowOrder` must be Natural. A tile
+/// of 32 leaves one output per lane: the groups' partial sums meet in a
+/// transposed butterfly (fewer shuffles) and the store is coalesced. With B
 /// not transposed, B's columns are gathered: one lane per output, one warp
 /// per row, rows in `rowOrder`.
 struct SddmmSchedule {

@@ -550,7 +550,7 @@ func.func @sddmm_schedule_warps(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s:
 // 8 lanes per output: 4 outputs per warp and round, so 4 to 32 in steps of 4.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @sddmm_schedule_tile_nonzeros(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
-  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero}}
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tile_nonzeros must be 1 to 8 times 32 / threads_per_nonzero, or 32}}
   %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 6, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %0 : tensor<8x16xf32, #CSR>
 }

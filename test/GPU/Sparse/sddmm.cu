@@ -75,15 +75,22 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
   }
   if (!handPicked)
     return out;
-  for (int threads : {1, 2, 4, 8, 16, 32})
-    for (int rounds : {1, 2})
+  // Tiles of one or two rounds of outputs per group, and of 32 nonzeros
+  // (one output per lane, the transposed butterfly).
+  for (int threads : {1, 2, 4, 8, 16, 32}) {
+    const int groups = 32 / threads;
+    std::vector<int> tiles{groups, 2 * groups};
+    if (groups < 16)
+      tiles.push_back(32);
+    for (int tile : tiles)
       for (int vector : {1, 2, 4}) {
         ::sopt::SddmmSchedule s;
-        s.threadsPerNonzero = threads, s.tileNonzeros = rounds * (32 / threads);
+        s.threadsPerNonzero = threads, s.tileNonzeros = tile;
         s.vectorWidth = vector, s.tilesPerBlock = 1 + threads % 3;
         if (::sopt::checkSddmmSchedule(s, k, true, bytes).empty())
           out.push_back(s);
       }
+  }
   return out;
 }
 
