@@ -101,6 +101,22 @@ inline double relativeError(const std::vector<double> &out,
   return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
 }
 
+/// ‖out − ref‖ / ‖scale‖, for sums whose exact value may cancel to near
+/// zero (a single dot product of random signs): `scale` holds, per output,
+/// the sum of its terms' magnitudes, to which the rounding error of a sum in
+/// floating point is proportional. Infinite for a non-finite output.
+inline double errorAgainstScale(const std::vector<double> &out, const std::vector<double> &ref,
+                                const std::vector<double> &scale) {
+  double err = 0, norm = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (!std::isfinite(out[i]))
+      return INFINITY;
+    err += (out[i] - ref[i]) * (out[i] - ref[i]);
+    norm += scale[i] * scale[i];
+  }
+  return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
+}
+
 /// Counts failures; prints one line per check.
 struct Report {
   int failures = 0;

@@ -154,19 +154,28 @@ inline std::vector<double> spmmReference(const Pattern &p, const std::vector<dou
 }
 
 /// D at S's nonzeros in double: (A · Bᵀ) ⊙ S (B[n, k]) or (A · B) ⊙ S
-/// (B[k, n]); `s` holds S's values.
+/// (B[k, n]); `s` holds S's values. With `magnitude`, also each entry's
+/// |s| · Σ |a_i · b_i| (the scale of its rounding error, errorAgainstScale).
 inline std::vector<double> sddmmReference(const Pattern &p, const std::vector<double> &s,
                                           const std::vector<double> &a,
                                           const std::vector<double> &b, int64_t k,
-                                          bool transposeRhs) {
+                                          bool transposeRhs,
+                                          std::vector<double> *magnitude = nullptr) {
   std::vector<double> d(p.coordinates.size());
+  if (magnitude)
+    magnitude->assign(d.size(), 0.0);
   for (int64_t r = 0; r < p.rows; ++r)
     for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
       const int64_t c = p.coordinates[e];
-      double dot = 0;
-      for (int64_t i = 0; i < k; ++i)
-        dot += a[r * k + i] * (transposeRhs ? b[c * k + i] : b[i * p.cols + c]);
+      double dot = 0, sum = 0;
+      for (int64_t i = 0; i < k; ++i) {
+        const double term = a[r * k + i] * (transposeRhs ? b[c * k + i] : b[i * p.cols + c]);
+        dot += term;
+        sum += std::fabs(term);
+      }
       d[e] = dot * s[e];
+      if (magnitude)
+        (*magnitude)[e] = sum * std::fabs(s[e]);
     }
   return d;
 }
