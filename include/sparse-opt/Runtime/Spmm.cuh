@@ -16,6 +16,15 @@
 // values in shared memory, `ThreadsPerTile * VectorWidth` entries at a time;
 // every lane then reads them back as broadcasts, four at a time.
 //
+// Two run-time parameters shape the grid. With `rowSplits` > 1, that many
+// consecutive tile groups of a block share one tile, each summing an even
+// share of the row's nonzeros (whole vectors from the row's aligned start);
+// the shares meet in shared memory after one block barrier and the first
+// group stores: the longest row's chain gets shorter and a matrix of few
+// rows still fills the GPU. `tileOrder` ByColumn hands out one column slice
+// of every row before the next, so the blocks running at once share B's
+// slice in cache.
+//
 // With `TransposeC`, C is stored column-major (Cᵀ row-major, element (row,
 // column) at `c[column * m + row]`): a dense x sparse product X · S runs as
 // (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
