@@ -930,11 +930,7 @@ std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
   blocks.tiling = sopt::SddmmTiling::DenseBlocks;
   grid.push_back(blocks);
   for (int threads : {1, 2, 4, 8, 16, 32}) {
-    const int groups = 32 / threads;
-    std::vector<int> tiles{groups, 2 * groups};
-    if (groups < 16)
-      tiles.push_back(32);
-    for (int tile : tiles)
+    for (int tile : sopt::dispatchedSddmmTiles(threads))
       for (int vector : {1, 2, 4})
         for (int warps : {2, 4, 8})
           for (RowOrder order : {RowOrder::Natural, RowOrder::ByLength}) {

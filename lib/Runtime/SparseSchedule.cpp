@@ -256,6 +256,14 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
   return "";
 }
 
+std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
+  const int groups = 32 / threadsPerNonzero;
+  std::vector<int> tiles{groups, 2 * groups};
+  if (groups < 16) // otherwise 32 is one of the two
+    tiles.push_back(32);
+  return tiles;
+}
+
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                      bool transposeRhs, int elementBytes) {
   if (s.tiling == SddmmTiling::DenseBlocks) {

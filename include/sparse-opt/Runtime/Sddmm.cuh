@@ -173,54 +173,54 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   if constexpr (TileNonzeros == 32) {
     sddmmLaneOutputs<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(s, lhs, rhs, k, out,
                                                                       epilogue, first, row);
-    return;
-  }
-  float dot[kOutputsPerGroup] = {};
-  int32_t column[kOutputsPerGroup];
-  int64_t rowOf[kOutputsPerGroup];
-  // A's slice for the row of the group's current output, reloaded when the
-  // row changes.
-  float a[VectorsPerLane][VectorWidth];
-  int64_t loadedRow = -1;
+  } else {
+    float dot[kOutputsPerGroup] = {};
+    int32_t column[kOutputsPerGroup];
+    int64_t rowOf[kOutputsPerGroup];
+    // A's slice for the row of the group's current output, reloaded when the
+    // row changes.
+    float a[VectorsPerLane][VectorWidth];
+    int64_t loadedRow = -1;
 #pragma unroll
-  for (int o = 0; o < kOutputsPerGroup; ++o) {
-    const int64_t entry = first + o * kGroups + group;
-    rowOf[o] = -1;
-    if (entry >= s.nnz)
-      continue;
-    row = rowOfEntry(s.positions, row, int32_t(entry));
-    rowOf[o] = row;
-    column[o] = s.coordinates[entry];
-    if (row != loadedRow) {
+    for (int o = 0; o < kOutputsPerGroup; ++o) {
+      const int64_t entry = first + o * kGroups + group;
+      rowOf[o] = -1;
+      if (entry >= s.nnz)
+        continue;
+      row = rowOfEntry(s.positions, row, int32_t(entry));
+      rowOf[o] = row;
+      column[o] = s.coordinates[entry];
+      if (row != loadedRow) {
+#pragma unroll
+        for (int i = 0; i < VectorsPerLane; ++i) {
+          const int32_t col = (i * ThreadsPerNonzero + part) * VectorWidth;
+          if (col < k)
+            loadVector<VectorWidth>(lhs + row * k + col, a[i]);
+        }
+        loadedRow = row;
+      }
 #pragma unroll
       for (int i = 0; i < VectorsPerLane; ++i) {
         const int32_t col = (i * ThreadsPerNonzero + part) * VectorWidth;
-        if (col < k)
-          loadVector<VectorWidth>(lhs + row * k + col, a[i]);
+        if (col >= k)
+          break;
+        float x[VectorWidth];
+        loadVector<VectorWidth>(rhs + int64_t(column[o]) * k + col, x);
+#pragma unroll
+        for (int v = 0; v < VectorWidth; ++v)
+          dot[o] = fmaf(a[i][v], x[v], dot[o]);
       }
-      loadedRow = row;
     }
 #pragma unroll
-    for (int i = 0; i < VectorsPerLane; ++i) {
-      const int32_t col = (i * ThreadsPerNonzero + part) * VectorWidth;
-      if (col >= k)
-        break;
-      float x[VectorWidth];
-      loadVector<VectorWidth>(rhs + int64_t(column[o]) * k + col, x);
+    for (int o = 0; o < kOutputsPerGroup; ++o) {
 #pragma unroll
-      for (int v = 0; v < VectorWidth; ++v)
-        dot[o] = fmaf(a[i][v], x[v], dot[o]);
+      for (int width = ThreadsPerNonzero / 2; width > 0; width /= 2)
+        dot[o] += __shfl_xor_sync(0xffffffffu, dot[o], width);
+      const int64_t entry = first + o * kGroups + group;
+      if (part == 0 && rowOf[o] >= 0)
+        out[entry] = fromFloat<T>(
+            epilogue(rowOf[o], column[o], entry, dot[o], toFloat(s.values[entry])));
     }
-  }
-#pragma unroll
-  for (int o = 0; o < kOutputsPerGroup; ++o) {
-#pragma unroll
-    for (int width = ThreadsPerNonzero / 2; width > 0; width /= 2)
-      dot[o] += __shfl_xor_sync(0xffffffffu, dot[o], width);
-    const int64_t entry = first + o * kGroups + group;
-    if (part == 0 && rowOf[o] >= 0)
-      out[entry] = fromFloat<T>(
-          epilogue(rowOf[o], column[o], entry, dot[o], toFloat(s.values[entry])));
   }
 }
 

@@ -4,9 +4,8 @@
 // and benchmarks, which try many matrices and schedules in one binary, go
 // through these functions instead: they map a SpmmSchedule / SddmmSchedule
 // onto one of the template instances (every schedule that
-// checkSpmmSchedule / checkSddmmSchedule accepts, with the SDDMM tile one
-// or two outputs per group, or 32 nonzeros; other tiles return
-// cudaErrorInvalidValue). Including this header compiles all of them.
+// checkSpmmSchedule / checkSddmmSchedule accepts, with the SDDMM tiles of
+// dispatchedSddmmTiles; other tiles return cudaErrorInvalidValue). Including this header compiles all of them.
 //
 //===----------------------------------------------------------------------===//
 

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace sopt {
 
@@ -132,6 +133,11 @@ SddmmSchedule chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
 std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes);
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
+
+/// The SDDMM tiles (`tileNonzeros`) the run-time dispatcher
+/// (SparseDispatch.cuh) has kernel instances for, given the lanes per
+/// output: one or two outputs per lane group, and 32 nonzeros.
+std::vector<int> dispatchedSddmmTiles(int threadsPerNonzero);
 
 } // namespace sopt
 

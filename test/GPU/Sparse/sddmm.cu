@@ -82,11 +82,7 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
   // Tiles of one or two rounds of outputs per group, and of 32 nonzeros
   // (one output per lane, the transposed butterfly).
   for (int threads : {1, 2, 4, 8, 16, 32}) {
-    const int groups = 32 / threads;
-    std::vector<int> tiles{groups, 2 * groups};
-    if (groups < 16)
-      tiles.push_back(32);
-    for (int tile : tiles)
+    for (int tile : ::sopt::dispatchedSddmmTiles(threads))
       for (int vector : {1, 2, 4}) {
         ::sopt::SddmmSchedule s;
         s.threadsPerNonzero = threads, s.tileNonzeros = tile;

@@ -89,18 +89,6 @@ template <typename T> struct Tensor {
   }
 };
 
-inline double relativeError(const std::vector<double> &out,
-                            const std::vector<double> &ref) {
-  double err = 0, norm = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!std::isfinite(out[i]))
-      return INFINITY;
-    err += (out[i] - ref[i]) * (out[i] - ref[i]);
-    norm += ref[i] * ref[i];
-  }
-  return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
-}
-
 /// ‖out − ref‖ / ‖scale‖, for sums whose exact value may cancel to near
 /// zero (a single dot product of random signs): `scale` holds, per output,
 /// the sum of its terms' magnitudes, to which the rounding error of a sum in
@@ -115,6 +103,12 @@ inline double errorAgainstScale(const std::vector<double> &out, const std::vecto
     norm += scale[i] * scale[i];
   }
   return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
+}
+
+/// ‖out − ref‖ / ‖ref‖ (infinite for a non-finite output).
+inline double relativeError(const std::vector<double> &out,
+                            const std::vector<double> &ref) {
+  return errorAgainstScale(out, ref, ref);
 }
 
 /// Counts failures; prints one line per check.
