@@ -848,6 +848,8 @@ struct Results {
 const char *orderName(RowOrder o) { return o == RowOrder::ByLength ? "by_length" : "natural"; }
 
 std::string describe(const SpmmSchedule &s) {
+  if (s.tiling == sopt::SpmmTiling::DenseBlocks)
+    return "dense_blocks" + std::to_string(s.blockRows) + "x" + std::to_string(s.tileColumns);
   std::string text = "tpt" + std::to_string(s.threadsPerTile) + "/cpt" +
                      std::to_string(s.columnsPerThread()) + "/vw" +
                      std::to_string(s.vectorWidth) + "/tpb" +
@@ -860,6 +862,9 @@ std::string describe(const SpmmSchedule &s) {
 }
 
 std::string toJson(const SpmmSchedule &s) {
+  if (s.tiling == sopt::SpmmTiling::DenseBlocks)
+    return "{\"tiling\": \"dense_blocks\", \"block_rows\": " + std::to_string(s.blockRows) +
+           ", \"tile_columns\": " + std::to_string(s.tileColumns) + "}";
   return "{\"tile_columns\": " + std::to_string(s.tileColumns) +
          ", \"threads_per_tile\": " + std::to_string(s.threadsPerTile) +
          ", \"columns_per_thread\": " + std::to_string(s.columnsPerThread()) +
@@ -893,9 +898,22 @@ std::string toJson(const SddmmSchedule &s) {
 /// accepts with 8..32 lanes per tile, 1..16 columns per lane, the widest
 /// vector those allow, blocks of 64, 128 or 256 threads,
 /// rows split 1..8 ways, both tile orders; rows in the heuristic's order
-/// (the earlier sweeps never preferred rows in order where they differ).
+/// (the earlier sweeps never preferred rows in order where they differ);
+/// and for f32 the dense tensor-core blocks of 32 or 64 rows and columns.
 std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) {
   std::vector<SpmmSchedule> grid;
+  for (int rows : {32, 64})
+    for (int columns : {32, 64}) {
+      SpmmSchedule blocks;
+      blocks.tiling = sopt::SpmmTiling::DenseBlocks;
+      blocks.blockRows = rows;
+      blocks.tileColumns = columns;
+      blocks.threadsPerTile = 32;
+      blocks.tilesPerBlock = 1;
+      blocks.vectorWidth = 1;
+      if (sopt::checkSpmmSchedule(blocks, n, elementBytes).empty())
+        grid.push_back(blocks);
+    }
   for (int threads : {8, 16, 32})
     for (int columns : {1, 2, 4, 8, 16})
       for (int vector : {1, 2, 4})
@@ -948,6 +966,10 @@ std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
 }
 
 bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
+  if (a.tiling != b.tiling)
+    return false;
+  if (a.tiling == sopt::SpmmTiling::DenseBlocks)
+    return a.blockRows == b.blockRows && a.tileColumns == b.tileColumns;
   return a.tileColumns == b.tileColumns && a.threadsPerTile == b.threadsPerTile &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
          a.rowOrder == b.rowOrder && a.rowSplits == b.rowSplits &&
@@ -1329,7 +1351,9 @@ private:
     sum.heuristicScheduleJson = toJson(heuristic);
     sum.heuristicUs = heuristicUs;
     const int64_t count = m.rows * n;
-    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), heuristic.rowOrder)) {
+    // Row tiles in the order the heuristic would give them.
+    const RowOrder order = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T)).rowOrder;
+    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), order)) {
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";

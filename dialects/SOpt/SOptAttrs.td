@@ -109,6 +109,22 @@ def SOpt_TileOrderParameter : EnumParameter<SOpt_TileOrder> {
   let defaultValue = "::mlir::sopt::TileOrder::ByRow";
 }
 
+def SOpt_SpmmTiling : I32EnumAttr<"SpmmTiling",
+    "how an SpMM kernel divides its work", [
+    // 1-D tiles of output rows: one FMA per stored entry and output column.
+    I32EnumAttrCase<"RowTiles", 0, "row_tiles">,
+    // Dense blocks of C on tensor cores, A's chunks densified.
+    I32EnumAttrCase<"DenseBlocks", 1, "dense_blocks">
+  ]> {
+  let cppNamespace = "::mlir::sopt";
+  let genSpecializedAttr = 0;
+}
+
+/// `tiling` may be left out: 1-D row tiles.
+def SOpt_SpmmTilingParameter : EnumParameter<SOpt_SpmmTiling> {
+  let defaultValue = "::mlir::sopt::SpmmTiling::RowTiles";
+}
+
 def SOpt_SddmmTiling : I32EnumAttr<"SddmmTiling",
     "how an SDDMM kernel divides its work", [
     // 1-D tiles of consecutive nonzeros: one dot product per output.
@@ -156,6 +172,13 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       after another; `by_column` hands out one column slice of every row
       before the next, so the blocks running at once read the same slice of
       `B` and find it in L1.
+    - `tiling` (default `row_tiles`): `dense_blocks` computes dense blocks
+      of `block_rows` x `tile_columns` elements of `C` (32 or 64 each) on
+      tensor cores, three TF32 products per product for f32 accuracy, with
+      `A`'s rows densified in shared memory 64 columns at a time: faster than
+      one FMA per stored entry and output column when `A` is dense enough.
+      f32 only, `row_order = natural`; the other fields do not apply.
+    - `block_rows` (default 64): rows of `C` per block with `dense_blocks`.
 
     The op verifier checks a schedule against the operand shapes and element
     type. `sopt-schedule-sparse` chooses one; a schedule written by hand is
@@ -166,6 +189,10 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
                         tiles_per_block = 2, vector_width = 4,
                         row_order = by_length, row_splits = 4,
                         tile_order = by_column>
+    #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32,
+                        tiles_per_block = 1, vector_width = 1,
+                        row_order = natural, tiling = dense_blocks,
+                        block_rows = 32>
     ```
   }];
   let parameters = (ins
@@ -175,7 +202,9 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
     AttrParameter<"int", "elements per access of the dense rhs and result (1, 2 or 4)">:$vector_width,
     EnumParameter<SOpt_RowOrder>:$row_order,
     DefaultValuedParameter<"int", "1", "tile groups that share one tile's row (1, 2, 4 or 8)">:$row_splits,
-    SOpt_TileOrderParameter:$tile_order);
+    SOpt_TileOrderParameter:$tile_order,
+    SOpt_SpmmTilingParameter:$tiling,
+    DefaultValuedParameter<"int", "64", "rows of C per dense block (32 or 64)">:$block_rows);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

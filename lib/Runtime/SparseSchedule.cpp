@@ -48,6 +48,24 @@ constexpr int64_t kBusyThreads = 132 * 1024;
 constexpr double kDenseBlocksDensity16 = 0.04, kDenseBlocksWork16 = 1.2e7;
 constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 
+/// When SpMM uses dense blocks (f32, SpmmBlocks.cuh), fitted on an H100
+/// sweep of every DLMC matrix (benchmarks/sparse --explore-all, N = 256 and
+/// 1024, 2026-11-24): from a density of 25 %, or 15 % when the longest row
+/// is twice the mean (the row tiles then wait on that row), the tensor
+/// cores' three TF32 products per product over whole blocks cost less than
+/// one FMA per stored entry and output column; at 20 % the row tiles still
+/// won on evenly filled rows. Not below 2^24 products of the dense shape,
+/// where the blocks' fixed cost (a pipeline of 64-column chunks) dominates.
+constexpr double kSpmmDenseBlocksDensity = 0.25, kSpmmDenseBlocksSkewedDensity = 0.15;
+constexpr double kSpmmDenseBlocksSkew = 2.0;
+constexpr double kSpmmDenseBlocksWork = double(1 << 24);
+
+/// Blocks of 64 x 64 while they give at least this many blocks (3/4 of an
+/// H100's SMs, one block each); blocks of 32 x 32 (four times as many, two
+/// per SM) otherwise: in the sweep 64 x 64 won from 128 blocks on, 32 x 32
+/// at 32.
+constexpr int64_t kSpmmLargeBlocks = 96;
+
 /// Threads of an SDDMM block: four warps, small enough that the tail of a
 /// launch leaves few SMs idle.
 constexpr int kThreadsPerBlock = 128;
@@ -133,7 +151,32 @@ SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_
   return stats;
 }
 
+bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes) {
+  if (elementBytes != 4 || stats.nnz <= 0 || stats.rows <= 0 || stats.cols <= 0 ||
+      double(stats.rows) * double(stats.cols) * double(n) < kSpmmDenseBlocksWork)
+    return false;
+  const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+  if (density >= kSpmmDenseBlocksDensity)
+    return true;
+  return density >= kSpmmDenseBlocksSkewedDensity && stats.known() &&
+         double(stats.maxRowLength) >= kSpmmDenseBlocksSkew * stats.meanRowLength;
+}
+
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
+                                      int elementBytes) {
+  if (!prefersSpmmDenseBlocks(stats, n, elementBytes))
+    return chooseSpmmRowTiles(stats, n, elementBytes);
+  SpmmSchedule s;
+  s.tiling = SpmmTiling::DenseBlocks;
+  const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
+  s.blockRows = s.tileColumns = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
+  s.threadsPerTile = 32;
+  s.tilesPerBlock = 1;
+  s.vectorWidth = 1;
+  return s;
+}
+
+SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   const SpmmFit &fit = elementBytes <= 2 ? kSpmmFit16 : kSpmmFit32;
   const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
@@ -229,6 +272,19 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
 }
 
 std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes) {
+  if (s.tiling == SpmmTiling::DenseBlocks) {
+    if (elementBytes != 4)
+      return "tiling = dense_blocks needs f32 elements";
+    if (s.blockRows != 32 && s.blockRows != 64)
+      return "block_rows must be 32 or 64 with tiling = dense_blocks";
+    if (s.tileColumns != 32 && s.tileColumns != 64)
+      return "tile_columns must be 32 or 64 with tiling = dense_blocks";
+    if (s.rowOrder != RowOrder::Natural)
+      return "row_order = by_length does not apply to tiling = dense_blocks";
+    return "";
+  }
+  if (s.tiling != SpmmTiling::RowTiles)
+    return "unknown tiling";
   if (!isPowerOfTwo(s.threadsPerTile) || s.threadsPerTile < 4 || s.threadsPerTile > 32)
     return "threads_per_tile must be 4, 8, 16 or 32";
   if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)

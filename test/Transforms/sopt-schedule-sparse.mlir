@@ -348,3 +348,40 @@ func.func @dense_times_pattern(%x: tensor<4x8xf32>,
   %2 = sopt.spmm %s, %d : tensor<8x16xf32, #CSR>, tensor<16x32xf32> -> tensor<8x32xf32>
   return %0, %1, %2 : tensor<4x16xf32>, tensor<4x8xf32>, tensor<8x32xf32>
 }
+
+// -----
+
+// Dense tensor-core blocks for f32 SpMM (lib/Runtime/SparseSchedule.cpp):
+// a known pattern of density >= 25 %, or >= 15 % with a longest row twice
+// the mean, and at least 2^24 products of the dense shape (m * k * n);
+// blocks of 64 x 64 while they number at least 96, else 32 x 32.
+// - 68 x 256, every entry: n = 1024 gives 17.8M products -> blocks; 2 x 16
+//   = 32 blocks of 64 -> 32 x 32. n = 512 (8.9M products) keeps row tiles,
+//   and so does f16.
+// - 64 x 64 with one full row and 63 of 12 (density 20 %, longest row 5x
+//   the mean 12.8): n = 4096 -> 64 blocks of 64 -> 32 x 32; n = 8192 ->
+//   128 blocks -> 64 x 64 (block_rows = 64 is the default, not printed).
+// - 64 x 64 with rows of 13 (density 20 %, no long row): row tiles.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @dense_blocks
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = natural>}
+// CHECK: sopt.spmm %arg3, %arg4 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = natural{{(, row_splits = [0-9])?}}>}
+// CHECK: sopt.spmm %arg5, %arg6 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+// CHECK: sopt.spmm %arg5, %arg7 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>}
+// CHECK: sopt.spmm %arg8, %arg6 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = natural>}
+func.func @dense_blocks(%w: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
+                        %x: tensor<256x1024xf32>, %x2: tensor<256x512xf32>,
+                        %h: tensor<68x256xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
+                        %hx: tensor<256x1024xf16>,
+                        %s: tensor<64x64xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-dense.smtx"},
+                        %y: tensor<64x4096xf32>, %y2: tensor<64x8192xf32>,
+                        %e: tensor<64x64xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-even-dense.smtx"}) {
+  %0 = sopt.spmm %w, %x : tensor<68x256xf32, #CSR>, tensor<256x1024xf32> -> tensor<68x1024xf32>
+  %1 = sopt.spmm %w, %x2 : tensor<68x256xf32, #CSR>, tensor<256x512xf32> -> tensor<68x512xf32>
+  %2 = sopt.spmm %h, %hx : tensor<68x256xf16, #CSR>, tensor<256x1024xf16> -> tensor<68x1024xf16>
+  %3 = sopt.spmm %s, %y : tensor<64x64xf32, #CSR>, tensor<64x4096xf32> -> tensor<64x4096xf32>
+  %4 = sopt.spmm %s, %y2 : tensor<64x64xf32, #CSR>, tensor<64x8192xf32> -> tensor<64x8192xf32>
+  %5 = sopt.spmm %e, %y : tensor<64x64xf32, #CSR>, tensor<64x4096xf32> -> tensor<64x4096xf32>
+  return
+}

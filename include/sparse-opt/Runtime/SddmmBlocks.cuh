@@ -12,8 +12,8 @@
 // ahead of the one that feeds the warps' mma.sync (each warp a 32 x 16
 // piece). f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
 // m16n8k8 on TF32 three times per product (each operand split into a TF32
-// part and a TF32 remainder, the remainders' product dropped: 22 of f32's
-// 24 significand bits). The block's product goes to shared memory, and the
+// part and a TF32 remainder, the remainders' product dropped: about 21 of
+// f32's 24 significand bits). The block's product goes to shared memory, and the
 // threads then write the block's entries, numbered row by row.
 //
 // Requires sm_80 or newer. A, B and S's values must be aligned to 16 bytes
@@ -26,6 +26,7 @@
 #define SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
 
 #include "sparse-opt/Runtime/Sddmm.cuh"
+#include "sparse-opt/Runtime/TensorCore.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -34,6 +35,8 @@
 namespace sopt {
 
 namespace sddmm_blocks {
+
+using namespace tensor_core;
 
 constexpr int kRows = 64, kCols = 64;
 /// 8 warps in a 2 x 4 grid, each owning a 32 x 16 piece of the block: more
@@ -101,10 +104,7 @@ __device__ __forceinline__ void loadChunk(T (*tile)[Shape<T>::kStride],
     T *dst = &tile[v / kSegments][(v % kSegments) * kVector];
     if (VectorLoads) {
       const bool inside = row < rows && col < k;
-      const T *src = inside ? operand + row * k + col : operand;
-      const unsigned address = unsigned(__cvta_generic_to_shared(dst));
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(address),
-                   "l"(src), "r"(inside ? 16 : 0));
+      tensor_core::copyAsync<16>(dst, inside ? operand + row * k + col : operand, inside);
     } else {
       uint4 vector = make_uint4(0, 0, 0, 0);
       T *elements = reinterpret_cast<T *>(&vector);
@@ -117,55 +117,6 @@ __device__ __forceinline__ void loadChunk(T (*tile)[Shape<T>::kStride],
       *reinterpret_cast<uint4 *>(dst) = vector;
     }
   }
-}
-
-__device__ __forceinline__ void commitChunk() { asm volatile("cp.async.commit_group;\n" ::); }
-
-/// Waits until at most `Pending` committed chunks are still being copied.
-template <int Pending> __device__ __forceinline__ void waitChunks() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
-}
-
-/// c += a · b for one 16 x 8 tile, 16-bit inputs (m16n8k16).
-template <typename T>
-__device__ __forceinline__ void mma16(float (&c)[4], const uint32_t (&a)[4],
-                                      const uint32_t (&b)[2]) {
-  if constexpr (std::is_same_v<T, __half>)
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-  else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-/// c += a · b for one 16 x 8 tile of TF32 inputs (m16n8k8).
-__device__ __forceinline__ void mmaTf32(float (&c)[4], const uint32_t (&a)[4],
-                                        const uint32_t (&b)[2]) {
-  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-               : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
-
-/// x as a TF32 value (`big`, round to nearest) and the TF32 of what that
-/// rounding lost (`small`): big + small carries 21 bits of x's 24.
-__device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &small) {
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(big) : "f"(x));
-  const float rest = x - __uint_as_float(big);
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(small) : "f"(rest));
-}
-
-/// Loads four 8 x 8 matrices of 16-bit elements (ldmatrix): lane l names
-/// row l % 8 of matrix l / 8.
-__device__ __forceinline__ void loadMatrices(uint32_t (&m)[4], const void *row) {
-  const unsigned address = unsigned(__cvta_generic_to_shared(row));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(m[0]), "=r"(m[1]), "=r"(m[2]), "=r"(m[3])
-               : "r"(address));
 }
 
 /// One chunk of k for the warp's 32 x 16 piece: acc[mi][ni] is the 16 x 8
@@ -220,16 +171,11 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
         splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
         splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
       }
-      // The small cross terms first, so they are not lost against the
-      // large one.
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < kTilesN; ++ni) {
-          mmaTf32(part[mi][ni], aSmall[mi], bBig[ni]);
-          mmaTf32(part[mi][ni], aBig[mi], bSmall[ni]);
-          mmaTf32(part[mi][ni], aBig[mi], bBig[ni]);
-        }
+        for (int ni = 0; ni < kTilesN; ++ni)
+          mmaSplitTf32(part[mi][ni], aBig[mi], aSmall[mi], bBig[ni], bSmall[ni]);
     }
 #pragma unroll
     for (int mi = 0; mi < kTilesM; ++mi)
@@ -280,7 +226,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
       loadChunk<T, VectorLoads>(stages[c].a, lhs, s.rows, row0, k, c * Shape<T>::kChunk);
       loadChunk<T, VectorLoads>(stages[c].b, rhs, s.cols, col0, k, c * Shape<T>::kChunk);
     }
-    commitChunk();
+    commitCopies();
   }
 
   // Threads 0..63 find where row r's entries reach column col0, threads
@@ -315,7 +261,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   __syncthreads();
   const int32_t entries = windows.first[kRows];
   if (entries == 0) {
-    waitChunks<0>(); // no copy may outlive the block
+    waitCopies<0>(); // no copy may outlive the block
     return;          // S samples nothing here
   }
 
@@ -323,7 +269,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   const int warpCol = (warp % (kCols / kWarpCols)) * kWarpCols;
   float acc[kTilesM][kTilesN][4] = {};
   for (int32_t c = 0; c < chunks; ++c) {
-    waitChunks<kStages - 2>(); // chunk c has landed (this thread's part)
+    waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
     __syncthreads();           // ... every thread's; chunk c - 1 is consumed
     const int32_t next = c + kStages - 1;
     if (next < chunks) {
@@ -331,27 +277,15 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
       loadChunk<T, VectorLoads>(stage.a, lhs, s.rows, row0, k, next * Shape<T>::kChunk);
       loadChunk<T, VectorLoads>(stage.b, rhs, s.cols, col0, k, next * Shape<T>::kChunk);
     }
-    commitChunk(); // an empty group past the end keeps the count uniform
+    commitCopies(); // an empty group past the end keeps the count uniform
     multiplyChunk<T>(stages[c % kStages], warpRow, warpCol, acc);
   }
-  waitChunks<0>();
+  waitCopies<0>();
   __syncthreads(); // the stages become the product
 
   // The block's product to shared memory.
   float (*product)[kProductStride] = reinterpret_cast<float (*)[kProductStride]>(dynamicSmem);
-  {
-    const int g = lane / 4, t = lane % 4;
-#pragma unroll
-    for (int mi = 0; mi < kTilesM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kTilesN; ++ni) {
-        const int r = warpRow + mi * 16 + g, c = warpCol + ni * 8 + 2 * t;
-        *reinterpret_cast<float2 *>(&product[r][c]) =
-            make_float2(acc[mi][ni][0], acc[mi][ni][1]);
-        *reinterpret_cast<float2 *>(&product[r + 8][c]) =
-            make_float2(acc[mi][ni][2], acc[mi][ni][3]);
-      }
-  }
+  storeAccumulators(acc, &product[0][0], kProductStride, warpRow, warpCol);
   __syncthreads();
 
   // Sampling: thread i writes the block's entries i, i + 128, ..., four

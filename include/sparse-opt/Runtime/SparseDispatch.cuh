@@ -16,6 +16,7 @@
 #include "sparse-opt/Runtime/SddmmBlocks.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 #include "sparse-opt/Runtime/Spmm.cuh"
+#include "sparse-opt/Runtime/SpmmBlocks.cuh"
 
 namespace sopt {
 
@@ -110,6 +111,18 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
                     T *c, const int32_t *rowOrder, cudaStream_t stream) {
   if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
     return cudaErrorInvalidValue;
+  if (s.tiling == SpmmTiling::DenseBlocks) {
+    if constexpr (std::is_same_v<T, float>) {
+      if (s.blockRows == 32 && s.tileColumns == 32)
+        return launchSpmmBlocks<T, 32, 32, TransposeC>(a, b, n, c, stream);
+      if (s.blockRows == 32)
+        return launchSpmmBlocks<T, 32, 64, TransposeC>(a, b, n, c, stream);
+      if (s.tileColumns == 32)
+        return launchSpmmBlocks<T, 64, 32, TransposeC>(a, b, n, c, stream);
+      return launchSpmmBlocks<T, 64, 64, TransposeC>(a, b, n, c, stream);
+    }
+    return cudaErrorInvalidValue;
+  }
   const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
   switch (s.threadsPerTile) {
   case 4: return detail::spmmWithThreads<T, TransposeC, 4>(s, a, b, n, c, order, stream);

@@ -48,9 +48,21 @@ struct SparsityStats {
   bool known() const { return nnz >= 0 && meanRowLength >= 0; }
 };
 
+/// How an SpMM kernel divides its work.
+enum class SpmmTiling : int {
+  /// 1-D tiles of output rows (Spmm.cuh): one FMA per stored entry and
+  /// output column.
+  RowTiles = 0,
+  /// Dense `blockRows` x `tileColumns` blocks of C on tensor cores, A's
+  /// chunks densified in shared memory (SpmmBlocks.cuh); f32 only, three
+  /// TF32 products per product. Blocks of 32 or 64 rows and columns; the
+  /// other fields do not apply.
+  DenseBlocks = 1,
+};
+
 /// SpMM `C[m, n] = A[m, k] · B[k, n]`, A in CSR, B and C row-major.
 ///
-/// Each output row is cut into 1-D tiles of `tileColumns` consecutive
+/// With `tiling` DenseBlocks, see SpmmTiling. Otherwise each output row is cut into 1-D tiles of `tileColumns` consecutive
 /// columns. A tile belongs to a group of `threadsPerTile` lanes of one warp
 /// (a subwarp when fewer than 32); each lane owns `tileColumns /
 /// threadsPerTile` columns, loaded and stored `vectorWidth` at a time. A
@@ -62,6 +74,7 @@ struct SparsityStats {
 /// tile, each summing an even share of the row's nonzeros (sums meet in
 /// shared memory). Tiles are handed out in `tileOrder`.
 struct SpmmSchedule {
+  SpmmTiling tiling = SpmmTiling::RowTiles;
   int tileColumns = 128;
   int threadsPerTile = 32;
   int tilesPerBlock = 4;
@@ -69,6 +82,8 @@ struct SpmmSchedule {
   RowOrder rowOrder = RowOrder::Natural;
   int rowSplits = 1;
   TileOrder tileOrder = TileOrder::ByRow;
+  /// Rows of C per block with DenseBlocks.
+  int blockRows = 64;
 
   int columnsPerThread() const { return tileColumns / threadsPerTile; }
   int threadsPerBlock() const { return threadsPerTile * tilesPerBlock * rowSplits; }
@@ -119,8 +134,17 @@ constexpr int kMaxSparseThreadsPerBlock = 256;
 constexpr int kMaxSddmmElementsPerLane = 64;
 
 /// The schedule the compiler gives an SpMM of `stats` (the sparse operand,
-/// m x k) times a dense k x n, with `elementBytes` per stored element.
+/// m x k) times a dense k x n, with `elementBytes` per stored element:
+/// dense blocks where prefersSpmmDenseBlocks, row tiles otherwise.
 SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
+                                int elementBytes);
+
+/// Whether an SpMM whose sparse operand is `stats` (times a dense k x n)
+/// runs faster by dense tensor-core blocks than by row tiles.
+bool prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes);
+
+/// The best row-tile schedule (SpmmTiling::RowTiles) for the same product.
+SpmmSchedule chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                 int elementBytes);
 
 /// The schedule for an SDDMM whose pattern is `stats` (m x n) and whose

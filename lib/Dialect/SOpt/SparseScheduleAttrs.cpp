@@ -57,6 +57,9 @@ static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
   s.rowSplits = attr.getRowSplits();
   s.tileOrder = toRuntimeTileOrder(attr.getTileOrder());
+  s.tiling = attr.getTiling() == SpmmTiling::DenseBlocks ? ::sopt::SpmmTiling::DenseBlocks
+                                                          : ::sopt::SpmmTiling::RowTiles;
+  s.blockRows = attr.getBlockRows();
   return s;
 }
 
@@ -77,7 +80,11 @@ SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
   return SpmmScheduleAttr::get(context, s.tileColumns, s.threadsPerTile,
                                s.tilesPerBlock, s.vectorWidth,
                                fromRuntimeRowOrder(s.rowOrder), s.rowSplits,
-                               fromRuntimeTileOrder(s.tileOrder));
+                               fromRuntimeTileOrder(s.tileOrder),
+                               s.tiling == ::sopt::SpmmTiling::DenseBlocks
+                                   ? SpmmTiling::DenseBlocks
+                                   : SpmmTiling::RowTiles,
+                               s.blockRows);
 }
 
 SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,

@@ -169,6 +169,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
     source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/Spmm.cuh\"\n"
+              "#include \"sparse-opt/Runtime/SpmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Transpose.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)

@@ -40,6 +40,15 @@ const char *tileOrderEnumerator(::sopt::TileOrder order) {
                                               : "sopt::TileOrder::ByRow";
 }
 
+/// Whether a dense x sparse product's kernel stores Y = Cᵀ itself: the
+/// dense-block kernel stores through shared memory (coalesced either way);
+/// the row kernel when it writes one element per access anyway (vector
+/// width 1); with wider vectors a row-major Cᵀ and a tiled transpose are
+/// faster (docs/Sparse.md).
+bool storesTransposed(const ::sopt::SpmmSchedule &s) {
+  return s.tiling == ::sopt::SpmmTiling::DenseBlocks || s.vectorWidth == 1;
+}
+
 /// Our kernels index CSR arrays with 32-bit integers.
 LogicalResult checkIndexWidths(Operation *op, Value sparse) {
   auto enc = sparse_tensor::getSparseTensorEncoding(sparse.getType());
@@ -175,14 +184,39 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder, tablePrefix, a, text,
                           order)))
     return failure();
-  // Dense × sparse: the kernel stores Y = Cᵀ itself when it writes one
-  // element per access anyway (vector width 1); with wider vectors a
-  // row-major Cᵀ and a tiled transpose are faster (docs/Sparse.md).
-  const bool storeTransposed = transposed && s.vectorWidth == 1;
+  const bool storeTransposed = transposed && storesTransposed(s);
   std::string out = c.str();
   if (transposed && !storeTransposed) {
     out = tablePrefix.str() + "_ct";
     text.temporaries.push_back({out, element, std::to_string(rows * n)});
+  }
+  std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
+                                     element, rows, inner, a.nnz, a.positions,
+                                     a.coordinates, a.values);
+  // An epilogue of Y gets Y's indices, C's swapped.
+  std::string epilogueArgs;
+  if (!epilogue.empty())
+    epilogueArgs = transposed ? ", sopt::swapIndices(" + epilogue.str() + ")"
+                              : ", " + epilogue.str();
+  if (s.tiling == ::sopt::SpmmTiling::DenseBlocks) {
+    if (transposed)
+      text.body += llvm::formatv(
+          "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: dense {5}x{6} blocks "
+          "of Y on tensor cores (3 TF32 products per product), stored transposed\n",
+          n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
+          s.tileColumns, s.blockRows);
+    else
+      text.body += llvm::formatv(
+          "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: dense {4}x{5} blocks of C on tensor "
+          "cores (3 TF32 products per product), A densified a chunk of 64 columns at a "
+          "time\n",
+          rows, inner, n, summary, s.blockRows, s.tileColumns);
+    text.body += llvm::formatv(
+        "    SOPT_TRY((sopt::launchSpmmBlocks<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, "
+        "stream{8})));\n",
+        element, s.blockRows, s.tileColumns, storeTransposed ? ", /*TransposeC=*/true" : "",
+        matrix, b, n, out, epilogueArgs);
+    return text;
   }
   if (transposed)
     text.body += llvm::formatv(
@@ -198,14 +232,6 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
         "each, vectors of {6}, {7} tiles per block, {8}\n",
         rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.vectorWidth,
         s.tilesPerBlock, spmmGridText(s));
-  std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
-                                     element, rows, inner, a.nnz, a.positions,
-                                     a.coordinates, a.values);
-  // An epilogue of Y gets Y's indices, C's swapped.
-  std::string epilogueArgs;
-  if (!epilogue.empty())
-    epilogueArgs = transposed ? ", sopt::swapIndices(" + epilogue.str() + ")"
-                              : ", " + epilogue.str();
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, {10}, "
       "{11}, {12}, stream{13})));\n",
@@ -335,7 +361,7 @@ std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
                         : "Sᵀ's pattern transposed at compile time, S's values permuted on "
                           "every call";
   bool storeTransposed =
-      op.getScheduleAttr() && op.getScheduleAttr().getVectorWidth() == 1;
+      op.getScheduleAttr() && storesTransposed(toRuntimeSchedule(op.getScheduleAttr()));
   return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how + "; Xᵀ by a tiled transpose; " +
          (storeTransposed ? "the kernel stores Y transposed"
                           : "Cᵀ stored row-major, then a tiled transpose to Y");

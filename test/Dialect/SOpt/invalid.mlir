@@ -444,6 +444,46 @@ func.func @spmm_schedule_split_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16x
 
 // -----
 
+// Dense tensor-core blocks are f32 only.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_blocks_f16(%a: tensor<8x8xf16, #CSR>, %b: tensor<8x16xf16>) -> tensor<8x16xf16> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiling = dense_blocks needs f32 elements}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf16, #CSR>, tensor<8x16xf16> -> tensor<8x16xf16>
+  return %0 : tensor<8x16xf16>
+}
+
+// -----
+
+// Blocks of 48 rows.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_block_rows(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: block_rows must be 32 or 64 with tiling = dense_blocks}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 48>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Blocks of 128 columns.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_block_columns(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns must be 32 or 64 with tiling = dense_blocks}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
+// Dense blocks visit rows in order.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_blocks_order(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: row_order = by_length does not apply to tiling = dense_blocks}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, tiling = dense_blocks>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
 // An unknown tile order.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @spmm_schedule_tile_order(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {

@@ -2,7 +2,8 @@
 // (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
 // (and by dense tensor-core blocks, with empty and dense blocks)
-// returning the pattern's values, and SDDMM feeding SpMM. Also: a pattern
+// returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
+// tensor-core blocks with a fused epilogue. Also: a pattern
 // other than the compiled one is refused.
 //
 // REQUIRES: cuda-gpu
@@ -131,6 +132,27 @@ void sparseAttention(Report &report) {
                tolerance<float>());
 }
 
+/// Dense tensor-core blocks (32 x 64, f32) with a bias + ReLU epilogue, an
+/// odd width (B's rows copied 4 bytes at a time), a row block without
+/// entries and a dense row.
+void prunedLinearBlocks(Report &report) {
+  Sparse<float> w(randomPattern("w", 300, 257, [](int64_t r) {
+    return r / 32 == 2 ? 0.0 : r == 100 ? 1.0 : 0.4;
+  }));
+  Tensor<float> x(257 * 50), b(300), y(300 * 50);
+  x.randomize(), b.randomize(-0.5, 0.5);
+  y.poison();
+  launch(pruned_linear_blocks, w.csr.positions.device, w.csr.coordinates.device,
+         w.csr.values.device, w.nnz(), x.device, b.device, y.device);
+  y.download();
+  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, 50);
+  for (int64_t r = 0; r < 300; ++r)
+    for (int64_t j = 0; j < 50; ++j)
+      ref[r * 50 + j] = std::max(ref[r * 50 + j] + b.values[r], 0.0);
+  report.check("pruned_linear_blocks relu(W*X+b) 300x257 n=50 f32 dense_blocks",
+               relativeError(y.values, ref), tolerance<float>());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -145,5 +167,6 @@ int main(int argc, char **argv) {
   scoresBlocksF16(report);
   sampledF16(report);
   sparseAttention(report);
+  prunedLinearBlocks(report);
   return report.exitCode();
 }

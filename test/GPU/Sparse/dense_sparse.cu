@@ -4,7 +4,8 @@
 // cuSPARSE per call, the result stored transposed with fused epilogues.
 // f32, f16 and bf16 against float64; fresh random inputs, poisoned outputs;
 // m not a multiple of 4, one row of X, one column of S, empty rows and
-// columns, nnz = 0. A pattern other than the compiled one is refused.
+// columns, nnz = 0; dense tensor-core blocks. A pattern other than the
+// compiled one is refused.
 //
 // REQUIRES: cuda-gpu
 // RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/dense_sparse.cu %s -lcusparse -o %t
@@ -174,6 +175,27 @@ void denseCsrColumn(Report &report) {
                tolerance<float>());
 }
 
+/// Dense tensor-core blocks (64 x 32 of Yᵀ) stored transposed, a bias by
+/// Y's column; S with empty columns and a dense one.
+void denseCscBlocks(Report &report) {
+  Pattern t = randomPattern("st", 300, 257, [](int64_t c) {
+    return c == 7 ? 1.0 : c % 13 == 2 ? 0.0 : 0.35;
+  });
+  DeviceCsr<float> csc(t);
+  Tensor<float> x(37 * 257), b(300), y(37 * 300);
+  x.randomize(), b.randomize();
+  y.poison();
+  launch(dense_csc_blocks, x.device, csc.positions.device, csc.coordinates.device,
+         csc.values.device, t.nnz(), b.device, y.device);
+  y.download();
+  std::vector<double> ref = timesCsc(x.values, 37, t, csc.values.values);
+  for (int64_t i = 0; i < 37; ++i)
+    for (int64_t j = 0; j < 300; ++j)
+      ref[i * 300 + j] += b.values[j];
+  report.check("dense_csc_blocks 37x257 * CSC 257x300 + b f32 dense_blocks",
+               relativeError(y.values, ref), tolerance<float>());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -188,5 +210,6 @@ int main(int argc, char **argv) {
   denseCscF16(report);
   denseCscVec4(report);
   denseCsrColumn(report);
+  denseCscBlocks(report);
   return report.exitCode();
 }

@@ -1,7 +1,8 @@
-// The project's SpMM kernel (Spmm.cuh) against a float64 reference: f32, f16
-// and bf16 storage; the awkward patterns under the compiler's schedule and
-// under hand-picked ones that reach every tile group size, vector width,
-// row order, row split and tile order; odd widths n. With a directory argument, every .smtx/.mtx in
+// The project's SpMM kernels (Spmm.cuh, SpmmBlocks.cuh) against a float64
+// reference: f32, f16 and bf16 storage; the awkward patterns under the
+// compiler's schedule and under hand-picked ones that reach every tile group
+// size, vector width, row order, row split and tile order, and every dense
+// block shape (f32); odd widths n. With a directory argument, every .smtx/.mtx in
 // it (the DLMC matrices) under the compiler's schedule instead.
 //
 // The element types compiled in are chosen with -DTEST_F32=1 / -DTEST_F16=1
@@ -23,6 +24,8 @@ using namespace harness;
 namespace {
 
 std::string describe(const ::sopt::SpmmSchedule &s) {
+  if (s.tiling == ::sopt::SpmmTiling::DenseBlocks)
+    return "dense_blocks " + std::to_string(s.blockRows) + "x" + std::to_string(s.tileColumns);
   return "tile=" + std::to_string(s.tileColumns) + "/" + std::to_string(s.threadsPerTile) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "") +
@@ -60,6 +63,16 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
   std::vector<::sopt::SpmmSchedule> out{::sopt::chooseSpmmSchedule(p.stats(), n, bytes)};
   if (!handPicked)
     return out;
+  // Dense tensor-core blocks (f32) of every shape, at every n (odd n takes
+  // B's rows 4 bytes at a time).
+  for (int rows : {32, 64})
+    for (int columns : {32, 64}) {
+      ::sopt::SpmmSchedule blocks;
+      blocks.tiling = ::sopt::SpmmTiling::DenseBlocks;
+      blocks.blockRows = rows, blocks.tileColumns = columns;
+      if (::sopt::checkSpmmSchedule(blocks, n, bytes).empty())
+        out.push_back(blocks);
+    }
   for (int threads : {4, 8, 16, 32})
     for (int perThread : {1, 4, 16})
       for (int vector : {1, 2, 4}) {
@@ -94,8 +107,16 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
       check<T>(report, p, n, schedulesFor(p, n, sizeof(T), false));
       continue;
     }
-    for (int64_t n : {1, 37, 64, 260})
-      check<T>(report, p, n, schedulesFor(p, n, sizeof(T), /*handPicked=*/n == 64 || n == 260));
+    for (int64_t n : {1, 37, 64, 260}) {
+      std::vector<::sopt::SpmmSchedule> schedules = schedulesFor(p, n, sizeof(T), true);
+      if (n != 64 && n != 260) // odd widths: the compiler's and the dense blocks
+        schedules.erase(std::remove_if(schedules.begin() + 1, schedules.end(),
+                                       [](const ::sopt::SpmmSchedule &s) {
+                                         return s.tiling != ::sopt::SpmmTiling::DenseBlocks;
+                                       }),
+                        schedules.end());
+      check<T>(report, p, n, schedules);
+    }
   }
 }
 

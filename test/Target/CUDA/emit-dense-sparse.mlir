@@ -89,6 +89,24 @@ func.func @wide(%x: tensor<64x16xf32>, %s: tensor<16x8xf32, #CSC>, %b: tensor<8x
   return %z : tensor<64x8xf32>
 }
 
+// Dense tensor-core blocks store Y transposed whatever the schedule's vector
+// width (through shared memory, coalesced either way): no Cᵀ, no transpose
+// of the result.
+// CHECK: extern "C" cudaError_t blocks(
+// CHECK:   SOPT_TRY(sopt::launchTranspose(arg0, 64, 16, [[XT:t[0-9]+]], stream));
+// CHECK:   // sopt.spmm 64x16 x 16x8 (CSC) as (Sᵀ · Xᵀ)ᵀ + epilogue blocks_epilogue{{[0-9]+}}: dense 32x64 blocks of Y on tensor cores (3 TF32 products per product), stored transposed
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmBlocks<float, 64, 32, /*TransposeC=*/true>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT]], 64, result0, stream, sopt::swapIndices(blocks_epilogue{{[0-9]+}}{arg2}))));
+// CHECK-NOT: launchTranspose
+// CHECK: return cudaSuccess;
+func.func @blocks(%x: tensor<64x16xf32>, %s: tensor<16x8xf32, #CSC>, %b: tensor<8xf32>) -> tensor<64x8xf32> {
+  %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32,
+      tiles_per_block = 1, vector_width = 4, row_order = natural, tiling = dense_blocks>}
+      : tensor<64x16xf32>, tensor<16x8xf32, #CSC> -> tensor<64x8xf32>
+  %bb = sopt.broadcast %b dims = [1] : tensor<8xf32> -> tensor<64x8xf32>
+  %z = sopt.add %y, %bb : tensor<64x8xf32>
+  return %z : tensor<64x8xf32>
+}
+
 // HEADER: extern "C" cudaError_t linear(const float *arg0, const int32_t *arg1_positions, const int32_t *arg1_coordinates, const float *arg1_values, int64_t arg1_nnz, const float *arg2, float *result0, cudaStream_t stream);
 // HEADER: extern "C" cudaError_t known(
 // HEADER: extern "C" cudaError_t unknown(

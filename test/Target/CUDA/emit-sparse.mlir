@@ -11,12 +11,15 @@
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>
 // SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks,
+// SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
+// SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: attention_sddmm0: sopt.sddmm
 // SUMMARY: attention_spmm1: sopt.spmm
 
 // CHECK: #include "sparse-opt/Runtime/Sddmm.cuh"
 // CHECK: #include "sparse-opt/Runtime/SddmmBlocks.cuh"
 // CHECK: #include "sparse-opt/Runtime/Spmm.cuh"
+// CHECK: #include "sparse-opt/Runtime/SpmmBlocks.cuh"
 // CHECK-NOT: cusparse
 
 // The epilogue: a functor over (row, column, accumulator) holding the
@@ -67,6 +70,20 @@ func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tenso
   return %d : tensor<64x48xf16, #CSR>
 }
 
+// SpMM by dense tensor-core blocks (set by hand): the epilogue functor is
+// the row kernel's, the launch names the block shape.
+// CHECK: extern "C" cudaError_t linear_blocks(
+// CHECK: // sopt.spmm 300x257 (CSR) x 257x50 + epilogue linear_blocks_epilogue1: dense 32x64 blocks of C on tensor cores
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmBlocks<float, 32, 64>(sopt::CsrMatrix<float>{300, 257, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 50, result0, stream, linear_blocks_epilogue1{arg2})));
+func.func @linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50xf32>, %b: tensor<300xf32>) -> tensor<300x50xf32> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+      : tensor<300x257xf32, #CSR>, tensor<257x50xf32> -> tensor<300x50xf32>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x50xf32>
+  %z = sopt.add %y, %bb : tensor<300x50xf32>
+  %r = sopt.relu %z : tensor<300x50xf32>
+  return %r : tensor<300x50xf32>
+}
+
 // SDDMM into SpMM: the sampled values live in an intermediate of nnz
 // elements; the SpMM reads them with the pattern's positions and coordinates.
 // CHECK: extern "C" cudaError_t attention(
@@ -84,4 +101,5 @@ func.func @attention(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %v: tensor<48
 // HEADER: extern "C" cudaError_t linear(
 // HEADER: extern "C" cudaError_t scores(
 // HEADER: extern "C" cudaError_t scores_blocks(
+// HEADER: extern "C" cudaError_t linear_blocks(
 // HEADER: extern "C" cudaError_t attention(

@@ -1,8 +1,9 @@
 // The project's SpMM and SDDMM kernels from generated host code: a pruned
 // linear layer whose pattern is known at compile time (rows visited longest
 // first, bias + GELU + residual fused as the SpMM epilogue), one without a
-// pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms, and
-// SDDMM feeding SpMM (sparse attention).
+// pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms,
+// SDDMM feeding SpMM (sparse attention), and SpMM by dense tensor-core blocks
+// (bias + ReLU epilogue, odd width).
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 
 func.func @pruned_linear(%w: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
@@ -46,3 +47,13 @@ func.func @sparse_attention(%q: tensor<300x64xf32>, %k: tensor<257x64xf32>, %v: 
   %o = sopt.spmm %p, %v : tensor<300x257xf32, #CSR>, tensor<257x64xf32> -> tensor<300x64xf32>
   return %o : tensor<300x64xf32>
 }
+
+func.func @pruned_linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50xf32>, %b: tensor<300xf32>) -> tensor<300x50xf32> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+      : tensor<300x257xf32, #CSR>, tensor<257x50xf32> -> tensor<300x50xf32>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x50xf32>
+  %z = sopt.add %y, %bb : tensor<300x50xf32>
+  %r = sopt.relu %z : tensor<300x50xf32>
+  return %r : tensor<300x50xf32>
+}
+

@@ -5,8 +5,9 @@
 // known (transposed at compile time), CSR without a pattern (cuSPARSE
 // csr2csc per call) in bf16 with a scale + ReLU epilogue, CSC without a
 // pattern in f16 with one row of X, a hand-set schedule with 4-wide vectors
-// (Cᵀ stored row-major, then transposed) and a bias epilogue, and a single
-// column of S.
+// (Cᵀ stored row-major, then transposed) and a bias epilogue, a single
+// column of S, and dense tensor-core blocks (f32, Y stored transposed, bias
+// epilogue).
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32 }>
 
@@ -53,4 +54,14 @@ func.func @dense_csc_vec4(%x: tensor<100x129xf32>, %s: tensor<129x70xf32, #CSC>,
 func.func @dense_csr_column(%x: tensor<5x3xf32>, %s: tensor<3x1xf32, #CSR>) -> tensor<5x1xf32> {
   %y = sopt.spmm %x, %s : tensor<5x3xf32>, tensor<3x1xf32, #CSR> -> tensor<5x1xf32>
   return %y : tensor<5x1xf32>
+}
+
+func.func @dense_csc_blocks(%x: tensor<37x257xf32>, %s: tensor<257x300xf32, #CSC>,
+                            %b: tensor<300xf32>) -> tensor<37x300xf32> {
+  %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32,
+      tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>}
+      : tensor<37x257xf32>, tensor<257x300xf32, #CSC> -> tensor<37x300xf32>
+  %bb = sopt.broadcast %b dims = [1] : tensor<300xf32> -> tensor<37x300xf32>
+  %z = sopt.add %y, %bb : tensor<37x300xf32>
+  return %z : tensor<37x300xf32>
 }
