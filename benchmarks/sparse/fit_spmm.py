@@ -14,6 +14,12 @@ chooseSpmmSchedule does, and scores the choice by the geometric mean of
 sweep's grid counts as a miss. It prints the K best constant sets per
 element size. The model below must follow chooseSpmmSchedule: change both
 together (test/Transforms/sopt-schedule-sparse.mlir checks the C++).
+
+With --blocks it instead fits when f32 products take dense tensor-core
+blocks (`prefersSpmmDenseBlocks`, `kSpmmLargeBlocks`) on a sweep that timed
+them (docs/benchmarks/sweeps/spmm-blocks-sweep.csv.xz): the row tiles are
+the ones the current SpmmFit constants choose, and each threshold set is
+scored the same way.
 """
 import argparse
 import collections
@@ -89,6 +95,55 @@ def choose(rows, mean, longest, n, element_bytes, fit):
     return name
 
 
+# kSpmmFit32, the f32 row-tile constants the --blocks fit keeps.
+FIT32 = (0.5, 0.5, 0.25, 3.0, 0.5, 2.0, 512, 64)
+DENSE_WORK = 1 << 24  # kSpmmDenseBlocksWork
+BLOCKS_GRID = {
+    'density': [0.15, 0.2, 0.25, 0.3, 0.4],
+    'skewed_density': [0.1, 0.15, 0.2, 1.0],
+    'skew': [1.5, 2.0, 3.0],
+    'large_blocks': [32, 64, 96, 128, 192],
+}
+
+
+def choose_blocks(rows, cols, mean, longest, n, rule):
+    """The dense-block shape chooseSpmmSchedule gives, or None for row tiles."""
+    density_min, skewed_min, skew, large = rule
+    density = mean / cols if cols else 0.0
+    if rows * cols * n < DENSE_WORK:
+        return None
+    if not (density >= density_min or (density >= skewed_min and longest >= skew * mean)):
+        return None
+    side = 64 if -(-rows // 64) * -(-n // 64) >= large else 32
+    return f'dense_blocks{side}x{side}'
+
+
+def fit_blocks(times, stats, cols, top):
+    cases = [k for k in times if k[1] == 'f32']
+    scored = []
+    for rule in itertools.product(*BLOCKS_GRID.values()):
+        ratios, misses = collections.defaultdict(list), 0
+        for k in cases:
+            rows, mean, longest = stats[k[0]]
+            chosen = (choose_blocks(rows, cols[k[0]], mean, longest, k[2], rule) or
+                      choose(rows, mean, longest, k[2], 4, FIT32))
+            if chosen not in times[k]:
+                misses += 1
+                continue
+            ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
+        if misses:
+            continue
+        per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
+        overall = math.exp(sum(map(math.log, per_n.values())) / len(per_n))
+        scored.append((overall, per_n, rule))
+    scored.sort(key=lambda s: -s[0])
+    print('f32 dense blocks: best / chosen (geomean), by n')
+    for overall, per_n, rule in scored[:top]:
+        by_n = ', '.join(f'n={n}: {v:.3f}' for n, v in sorted(per_n.items()))
+        print(f'  {overall:.3f} ({by_n})  ' +
+              ', '.join(f'{k}={v:g}' for k, v in zip(BLOCKS_GRID, rule)))
+
+
 GRID = {
     'busy_scale': [0.125, 0.25, 0.5, 1.0],
     'width_exp': [0.0, 0.5, 1.0],
@@ -106,6 +161,8 @@ def main():
     p.add_argument('sweep')
     p.add_argument('matrices')
     p.add_argument('--top', type=int, default=5)
+    p.add_argument('--blocks', action='store_true',
+                   help='fit the dense-block thresholds instead (f32)')
     a = p.parse_args()
     raw = lzma.open(a.sweep, 'rt') if a.sweep.endswith('.xz') else open(a.sweep)
     times = collections.defaultdict(dict)
@@ -114,14 +171,19 @@ def main():
             times[(r['matrix'], r['type'], int(r['size']))][r['schedule']] = float(r['median_us'])
     if not times:
         sys.exit(f'fit_spmm.py: no SpMM measurements in {a.sweep}')
-    stats = {}
+    stats, cols = {}, {}
     for name in {k[0] for k in times}:
         path = os.path.join(a.matrices, name + '.smtx')
         if not os.path.exists(path):
             sys.exit(f'fit_spmm.py: {name}.smtx not found under {a.matrices}')
         stats[name] = row_stats(path)
+        with open(path) as f:
+            cols[name] = int(f.readline().split(',')[1])
     print(f'{len(times)} (matrix, type, n) cases, '
           f'{sum(len(v) for v in times.values())} measurements', file=sys.stderr)
+    if a.blocks:
+        fit_blocks(times, stats, cols, a.top)
+        return
     for element, element_bytes in (('f32', 4), ('f16', 2)):
         cases = [k for k in times if k[1] == element]
         scored = []

@@ -13,16 +13,15 @@
 // owns BlockRows / 8 rows, reads the next up to 64 entries of each (one
 // coalesced load per lane and 32 entries) a chunk ahead into registers,
 // and after the multiply scatters those that fall in the chunk into a
-// zeroed row of shared memory, already split into a TF32 part and a TF32
-// remainder (two planes, TensorCore.cuh); a ballot counts them and moves
-// the row's cursor. Rows must therefore be sorted by column without
-// duplicates.
+// zeroed row of shared memory; a ballot counts them and moves the row's
+// cursor. Rows must therefore be sorted by column without duplicates.
 //
 // Each of the 8 warps multiplies a 32 x 32 piece of the block with m16n8k8
-// TF32 mma.sync, three products per product (B's values are split as the
-// warps read them; A's fragments come by ldmatrix); when the block has fewer than
-// 8 pieces, the warps of one piece take every 2nd, 4th or 8th step of 8
-// along k and their sums meet in shared memory before the epilogue.
+// TF32 mma.sync, three products per product (each operand split into a TF32
+// part and a TF32 remainder as the warps read it, TensorCore.cuh); when the
+// block has fewer than 8 pieces, the warps of one piece take every 2nd, 4th
+// or 8th step of 8 along k and their sums meet in shared memory before the
+// epilogue.
 //
 // f32 storage only (16-bit inputs keep the row kernel). Requires sm_80.
 // B's rows are copied 16 bytes at a time when n is a multiple of 4 and B is
@@ -48,13 +47,14 @@ using namespace tensor_core;
 constexpr int kWarps = 8, kThreads = 32 * kWarps;
 /// Elements of k per chunk, and the m16n8k8 steps they make.
 constexpr int kChunk = 64, kSteps = kChunk / 8;
-/// Chunks in shared memory: the one multiplied and two arriving.
+/// Chunks in shared memory: the one multiplied and two arriving (four
+/// stages ran no faster on the H100).
 constexpr int kStages = 3;
 /// A warp's piece: 2 x 4 tiles of 16 x 8.
 constexpr int kPiece = 32, kTilesM = 2, kTilesN = 4;
-/// Row strides in 32-bit words, padded so that a warp's fragment loads hit
-/// 32 banks: A's 8 x 16-byte ldmatrix rows at 4 r + [0, 4), B's (rows t,
-/// columns g) at 8 t + g.
+/// Row strides in floats, padded so that a warp's fragment loads hit 32
+/// banks: A's (rows g, columns t) at 4 g + t, B's (rows t, columns g) at
+/// 8 t + g.
 constexpr int kAStride = kChunk + 4;
 template <int BlockCols> constexpr int kBStride = BlockCols + 8;
 
@@ -76,12 +76,12 @@ template <int BlockRows, int BlockCols> struct Shape {
 /// (H100: two blocks of 32 rows per SM ran 1.1-1.3x faster than one).
 template <int BlockRows> constexpr int kMinBlocksPerSm = BlockRows == 32 ? 2 : 1;
 
-/// One chunk: A densified and already split into its TF32 part and
-/// remainder (each A element feeds BlockCols / 32 warps, split once here),
-/// B as copied.
+/// One chunk of both operands, A densified. (Splitting A into its TF32
+/// planes once at the scatter and loading its fragments by ldmatrix ran
+/// 0.85-0.97x as fast on the H100: larger stages, more work after the
+/// multiply.)
 template <int BlockRows, int BlockCols> struct Stage {
-  uint32_t aBig[BlockRows][kAStride];
-  uint32_t aSmall[BlockRows][kAStride];
+  float a[BlockRows][kAStride];
   float b[kChunk][kBStride<BlockCols>];
 };
 
@@ -133,17 +133,13 @@ template <int Rows> struct RowEntries {
       }
   }
 
-  /// Writes chunk `k0` of the rows, split into TF32 parts (rows `firstRow`..
-  /// of `big` and `small`), zeros where they have no entry, and moves the
-  /// cursors past the chunk.
-  __device__ __forceinline__ void scatter(uint32_t (*big)[kAStride], uint32_t (*small)[kAStride],
-                                          int firstRow, int32_t k0) {
+  /// Writes chunk `k0` of the rows into `tile` (rows `firstRow`..), zeros
+  /// where they have no entry, and moves the cursors past the chunk.
+  __device__ __forceinline__ void scatter(float (*tile)[kAStride], int firstRow, int32_t k0) {
     const int lane = threadIdx.x % 32;
 #pragma unroll
-    for (int i = 0; i < Rows; ++i) {
-      *reinterpret_cast<uint2 *>(&big[firstRow + i][2 * lane]) = make_uint2(0, 0);
-      *reinterpret_cast<uint2 *>(&small[firstRow + i][2 * lane]) = make_uint2(0, 0);
-    }
+    for (int i = 0; i < Rows; ++i)
+      *reinterpret_cast<float2 *>(&tile[firstRow + i][2 * lane]) = make_float2(0.f, 0.f);
     __syncwarp();
 #pragma unroll
     for (int i = 0; i < Rows; ++i) {
@@ -153,8 +149,7 @@ template <int Rows> struct RowEntries {
         // Columns are sorted: the entries in the chunk are a prefix.
         const bool inChunk = unsigned(column[i][j] - k0) < unsigned(kChunk);
         if (inChunk)
-          splitTf32(value[i][j], big[firstRow + i][column[i][j] - k0],
-                    small[firstRow + i][column[i][j] - k0]);
+          tile[firstRow + i][column[i][j] - k0] = value[i][j];
         taken += __popc(__ballot_sync(0xffffffffu, inChunk));
       }
       cursor[i] += taken;
@@ -169,18 +164,17 @@ __device__ __forceinline__ void multiplyChunk(const Stage<BlockRows, BlockCols> 
                                               int pieceRow, int pieceCol, int slice,
                                               float (&part)[kTilesM][kTilesN][4]) {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  // ldmatrix: a TF32 fragment of A is four 8 x 4 matrices of 32-bit words
-  // (rows 0-7 | 8-15) x (k 0-3 | 4-7); lane l names row l % 8 of matrix
-  // l / 8 and receives a0..a3 as the mma lays them out.
-  const int q = lane / 8, fragmentRow = pieceRow + (q % 2) * 8 + lane % 8;
 #pragma unroll
   for (int step = 0; step < kSteps / Slices; ++step) {
     const int kk = (step * Slices + slice) * 8;
     uint32_t aBig[kTilesM][4], aSmall[kTilesM][4], bBig[kTilesN][2], bSmall[kTilesN][2];
 #pragma unroll
     for (int mi = 0; mi < kTilesM; ++mi) {
-      loadMatrices(aBig[mi], &stage.aBig[fragmentRow + mi * 16][kk + (q / 2) * 4]);
-      loadMatrices(aSmall[mi], &stage.aSmall[fragmentRow + mi * 16][kk + (q / 2) * 4]);
+      const int r = pieceRow + mi * 16 + g;
+      splitTf32(stage.a[r][kk + t], aBig[mi][0], aSmall[mi][0]);
+      splitTf32(stage.a[r + 8][kk + t], aBig[mi][1], aSmall[mi][1]);
+      splitTf32(stage.a[r][kk + t + 4], aBig[mi][2], aSmall[mi][2]);
+      splitTf32(stage.a[r + 8][kk + t + 4], aBig[mi][3], aSmall[mi][3]);
     }
 #pragma unroll
     for (int ni = 0; ni < kTilesN; ++ni) {
@@ -234,7 +228,7 @@ __global__ void __launch_bounds__(spmm_blocks::kThreads,
     if (s < chunks) {
       loadChunkOfB<BlockCols, VectorLoads>(stages[s].b, b, k, n, s * kChunk, col0);
       rows.fetch(a);
-      rows.scatter(stages[s].aBig, stages[s].aSmall, firstRow, s * kChunk);
+      rows.scatter(stages[s].a, firstRow, s * kChunk);
     }
     commitCopies();
   }
@@ -267,7 +261,7 @@ __global__ void __launch_bounds__(spmm_blocks::kThreads,
 
     // The entries fetched during the multiply become chunk `next`.
     if (next < chunks) {
-      rows.scatter(nextStage.aBig, nextStage.aSmall, firstRow, next * kChunk);
+      rows.scatter(nextStage.a, firstRow, next * kChunk);
       rows.fetch(a);
     }
   }
