@@ -186,6 +186,8 @@ def main():
         return
     for element, element_bytes in (('f32', 4), ('f16', 2)):
         cases = [k for k in times if k[1] == element]
+        if not cases:
+            continue
         scored = []
         for fit in itertools.product(*GRID.values()):
             ratios, misses = collections.defaultdict(list), 0

@@ -75,9 +75,9 @@ __device__ __forceinline__ void mmaTf32(float (&c)[4], const uint32_t (&a)[4],
 /// what that rounding lost (`small`, exact in f32; the mma reads its top 19
 /// bits): big + small carries about 21 of x's 24 significand bits. Integer
 /// rounding instead of cvt.rna.tf32.f32, whose conversions limited the f32
-/// dense-block kernels (H100, same run: SDDMM 1.1-1.3x and SpMM
-/// 1.05-1.25x faster). A NaN x makes `small` NaN, so it still reaches the
-/// sum.
+/// dense-block kernels (H100, same run, DLMC patterns: SDDMM blocks a
+/// median 1.15x faster over 36 cases, SpMM blocks 1.09x over 144). A NaN x
+/// makes `small` NaN, so it still reaches the sum.
 __device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &small) {
   big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
   small = __float_as_uint(x - __uint_as_float(big));
