@@ -171,11 +171,7 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
         splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
         splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
       }
-#pragma unroll
-      for (int mi = 0; mi < kTilesM; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < kTilesN; ++ni)
-          mmaSplitTf32(part[mi][ni], aBig[mi], aSmall[mi], bBig[ni], bSmall[ni]);
+      mmaSplitTf32(part, aBig, aSmall, bBig, bSmall);
     }
 #pragma unroll
     for (int mi = 0; mi < kTilesM; ++mi)

@@ -62,17 +62,17 @@ enum class SpmmTiling : int {
 
 /// SpMM `C[m, n] = A[m, k] · B[k, n]`, A in CSR, B and C row-major.
 ///
-/// With `tiling` DenseBlocks, see SpmmTiling. Otherwise each output row is cut into 1-D tiles of `tileColumns` consecutive
-/// columns. A tile belongs to a group of `threadsPerTile` lanes of one warp
-/// (a subwarp when fewer than 32); each lane owns `tileColumns /
-/// threadsPerTile` columns, loaded and stored `vectorWidth` at a time. A
-/// block holds `tilesPerBlock` tile groups. The lanes of a group stage the
-/// column indices and values of their row's nonzeros in shared memory, a
-/// chunk of `threadsPerTile * vectorWidth` at a time, with vector loads whose
-/// start is rounded down to the vector width (the previous row's entries are
-/// masked). With `rowSplits` > 1, that many groups of one block share each
-/// tile, each summing an even share of the row's nonzeros (sums meet in
-/// shared memory). Tiles are handed out in `tileOrder`.
+/// With `tiling` DenseBlocks, see SpmmTiling. Otherwise each output row is cut
+/// into 1-D tiles of `tileColumns` consecutive columns. A tile belongs to a
+/// group of `threadsPerTile` lanes of one warp (a subwarp when fewer than 32);
+/// each lane owns `tileColumns / threadsPerTile` columns, loaded and stored
+/// `vectorWidth` at a time. A block holds `tilesPerBlock` tile groups. The
+/// lanes of a group stage the column indices and values of their row's nonzeros
+/// in shared memory, a chunk of `threadsPerTile * vectorWidth` at a time, with
+/// vector loads whose start is rounded down to the vector width (the previous
+/// row's entries are masked). With `rowSplits` > 1, that many groups of one
+/// block share each tile, each summing an even share of the row's nonzeros
+/// (sums meet in shared memory). Tiles are handed out in `tileOrder`.
 struct SpmmSchedule {
   SpmmTiling tiling = SpmmTiling::RowTiles;
   int tileColumns = 128;
@@ -102,16 +102,16 @@ enum class SddmmTiling : int {
 /// SDDMM `D = (A · Bᵀ) ⊙ S` (A[m, k], B[n, k]) or `(A · B) ⊙ S` (B[k, n]),
 /// S in CSR; D has S's pattern.
 ///
-/// With `tiling` DenseBlocks, see SddmmTiling. Otherwise the nonzeros of S are cut into 1-D tiles of `tileNonzeros` consecutive
-/// entries (across row ends, so the split is even), one tile per warp and
-/// `tilesPerBlock` warps per block. `threadsPerNonzero` lanes share one
-/// output: each holds a slice of A's row in registers, loads the matching
-/// slice of B's row `vectorWidth` elements at a time, and the partial dot
-/// products meet through warp shuffles; `rowOrder` must be Natural. A tile
-/// of 32 leaves one output per lane: the groups' partial sums meet in a
-/// transposed butterfly (fewer shuffles) and the store is coalesced. With B
-/// not transposed, B's columns are gathered: one lane per output, one warp
-/// per row, rows in `rowOrder`.
+/// With `tiling` DenseBlocks, see SddmmTiling. Otherwise the nonzeros of S are
+/// cut into 1-D tiles of `tileNonzeros` consecutive entries (across row ends,
+/// so the split is even), one tile per warp and `tilesPerBlock` warps per
+/// block. `threadsPerNonzero` lanes share one output: each holds a slice of A's
+/// row in registers, loads the matching slice of B's row `vectorWidth` elements
+/// at a time, and the partial dot products meet through warp shuffles;
+/// `rowOrder` must be Natural. A tile of 32 leaves one output per lane: the
+/// groups' partial sums meet in a transposed butterfly (fewer shuffles) and the
+/// store is coalesced. With B not transposed, B's columns are gathered: one
+/// lane per output, one warp per row, rows in `rowOrder`.
 struct SddmmSchedule {
   SddmmTiling tiling = SddmmTiling::Nonzeros;
   int tileNonzeros = 32;
@@ -143,7 +143,8 @@ SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
 /// runs faster by dense tensor-core blocks than by row tiles.
 bool prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes);
 
-/// The best row-tile schedule (SpmmTiling::RowTiles) for the same product.
+/// The row-tile schedule (SpmmTiling::RowTiles) the heuristic gives the
+/// same product when it does not take dense blocks.
 SpmmSchedule chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                 int elementBytes);
 

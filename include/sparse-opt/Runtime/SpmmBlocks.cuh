@@ -183,11 +183,7 @@ __device__ __forceinline__ void multiplyChunk(const Stage<BlockRows, BlockCols> 
       splitTf32(stage.b[kk + t][c], bBig[ni][0], bSmall[ni][0]);
       splitTf32(stage.b[kk + t + 4][c], bBig[ni][1], bSmall[ni][1]);
     }
-#pragma unroll
-    for (int mi = 0; mi < kTilesM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kTilesN; ++ni)
-        mmaSplitTf32(part[mi][ni], aBig[mi], aSmall[mi], bBig[ni], bSmall[ni]);
+    mmaSplitTf32(part, aBig, aSmall, bBig, bSmall);
   }
 }
 
