@@ -118,30 +118,45 @@ def choose_blocks(rows, cols, mean, longest, n, rule):
     return f'dense_blocks{side}x{side}'
 
 
-def fit_blocks(times, stats, cols, top):
-    cases = [k for k in times if k[1] == 'f32']
-    scored = []
-    for rule in itertools.product(*BLOCKS_GRID.values()):
-        ratios, misses = collections.defaultdict(list), 0
-        for k in cases:
-            rows, mean, longest = stats[k[0]]
-            chosen = (choose_blocks(rows, cols[k[0]], mean, longest, k[2], rule) or
-                      choose(rows, mean, longest, k[2], 4, FIT32))
-            if chosen not in times[k]:
-                misses += 1
-                continue
-            ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
-        if misses:
-            continue
-        per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
-        overall = math.exp(sum(map(math.log, per_n.values())) / len(per_n))
-        scored.append((overall, per_n, rule))
+def score(cases, times, chooser):
+    """Geomean of best explored / chosen time (per n, then over n) for the
+    schedule names `chooser(case)` gives; None if one is not in the sweep."""
+    ratios = collections.defaultdict(list)
+    for k in cases:
+        chosen = chooser(k)
+        if chosen not in times[k]:
+            return None
+        ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
+    per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
+    return math.exp(sum(map(math.log, per_n.values())) / len(per_n)), per_n
+
+
+def print_best(title, scored, names, top):
+    """The `top` best (score, per_n, parameters) of `scored`."""
     scored.sort(key=lambda s: -s[0])
-    print('f32 dense blocks: best / chosen (geomean), by n')
-    for overall, per_n, rule in scored[:top]:
+    print(title)
+    for overall, per_n, values in scored[:top]:
         by_n = ', '.join(f'n={n}: {v:.3f}' for n, v in sorted(per_n.items()))
         print(f'  {overall:.3f} ({by_n})  ' +
-              ', '.join(f'{k}={v:g}' for k, v in zip(BLOCKS_GRID, rule)))
+              ', '.join(f'{k}={v:g}' for k, v in zip(names, values)))
+
+
+def fit_blocks(times, stats, cols, top):
+    cases = [k for k in times if k[1] == 'f32']
+
+    def chooser(rule):
+        def choose_case(k):
+            rows, mean, longest = stats[k[0]]
+            return (choose_blocks(rows, cols[k[0]], mean, longest, k[2], rule) or
+                    choose(rows, mean, longest, k[2], 4, FIT32))
+        return choose_case
+
+    scored = []
+    for rule in itertools.product(*BLOCKS_GRID.values()):
+        result = score(cases, times, chooser(rule))
+        if result:
+            scored.append((*result, rule))
+    print_best('f32 dense blocks: best / chosen (geomean), by n', scored, BLOCKS_GRID, top)
 
 
 GRID = {
@@ -190,25 +205,12 @@ def main():
             continue
         scored = []
         for fit in itertools.product(*GRID.values()):
-            ratios, misses = collections.defaultdict(list), 0
-            for k in cases:
-                chosen = choose(*stats[k[0]], k[2], element_bytes, fit)
-                if chosen not in times[k]:
-                    misses += 1
-                    continue
-                ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
-            if misses:
-                continue
-            per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
-            overall = math.exp(sum(map(math.log, per_n.values())) / len(per_n))
-            scored.append((overall, per_n, fit))
-        scored.sort(key=lambda s: -s[0])
-        print(f'{element}: best / chosen (geomean), by n; constants as in SpmmFit')
-        for overall, per_n, fit in scored[:a.top]:
-            by_n = ', '.join(f'n={n}: {v:.3f}' for n, v in sorted(per_n.items()))
-            print(f'  {overall:.3f} ({by_n})  ' +
-                  ', '.join(f'{k}={v:g}' for k, v in zip(GRID, fit)))
-
+            result = score(cases, times,
+                           lambda k: choose(*stats[k[0]], k[2], element_bytes, fit))
+            if result:
+                scored.append((*result, fit))
+        print_best(f'{element}: best / chosen (geomean), by n; constants as in SpmmFit',
+                   scored, GRID, a.top)
 
 if __name__ == '__main__':
     main()

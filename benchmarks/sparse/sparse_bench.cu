@@ -904,13 +904,7 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) 
   std::vector<SpmmSchedule> grid;
   for (int rows : {32, 64})
     for (int columns : {32, 64}) {
-      SpmmSchedule blocks;
-      blocks.tiling = sopt::SpmmTiling::DenseBlocks;
-      blocks.blockRows = rows;
-      blocks.tileColumns = columns;
-      blocks.threadsPerTile = 32;
-      blocks.tilesPerBlock = 1;
-      blocks.vectorWidth = 1;
+      const SpmmSchedule blocks = sopt::spmmDenseBlocks(rows, columns);
       if (sopt::checkSpmmSchedule(blocks, n, elementBytes).empty())
         grid.push_back(blocks);
     }

@@ -166,10 +166,16 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   if (!prefersSpmmDenseBlocks(stats, n, elementBytes))
     return chooseSpmmRowTiles(stats, n, elementBytes);
+  const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
+  const int side = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
+  return spmmDenseBlocks(side, side);
+}
+
+SpmmSchedule sopt::spmmDenseBlocks(int blockRows, int blockColumns) {
   SpmmSchedule s;
   s.tiling = SpmmTiling::DenseBlocks;
-  const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
-  s.blockRows = s.tileColumns = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
+  s.blockRows = blockRows;
+  s.tileColumns = blockColumns;
   s.threadsPerTile = 32;
   s.tilesPerBlock = 1;
   s.vectorWidth = 1;

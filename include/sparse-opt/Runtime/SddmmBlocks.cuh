@@ -150,21 +150,14 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
           mma16<T>(acc[mi][ni], af[mi], bf[ni]);
     }
   } else {
-    // The tensor cores' f32 accumulation is not rounded to nearest: the
-    // chunk's sum is accumulated apart and added to `acc` with ordinary
-    // (rounded) additions, so the error does not grow with k.
+    // The chunk's sum apart, then into `acc` (addAccumulators says why).
     float part[kTilesM][kTilesN][4] = {};
 #pragma unroll
     for (int kk = 0; kk < Shape<T>::kChunk; kk += 8) {
       uint32_t aBig[kTilesM][4], aSmall[kTilesM][4], bBig[kTilesN][2], bSmall[kTilesN][2];
 #pragma unroll
-      for (int mi = 0; mi < kTilesM; ++mi) {
-        const int r = warpRow + mi * 16 + g;
-        splitTf32(a[r][kk + t], aBig[mi][0], aSmall[mi][0]);
-        splitTf32(a[r + 8][kk + t], aBig[mi][1], aSmall[mi][1]);
-        splitTf32(a[r][kk + t + 4], aBig[mi][2], aSmall[mi][2]);
-        splitTf32(a[r + 8][kk + t + 4], aBig[mi][3], aSmall[mi][3]);
-      }
+      for (int mi = 0; mi < kTilesM; ++mi)
+        splitFragmentA(a, warpRow + mi * 16, kk, aBig[mi], aSmall[mi]);
 #pragma unroll
       for (int ni = 0; ni < kTilesN; ++ni) {
         const int c = warpCol + ni * 8 + g;
@@ -173,13 +166,7 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
       }
       mmaSplitTf32(part, aBig, aSmall, bBig, bSmall);
     }
-#pragma unroll
-    for (int mi = 0; mi < kTilesM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kTilesN; ++ni)
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          acc[mi][ni][e] += part[mi][ni][e];
+    addAccumulators(acc, part);
   }
 }
 

@@ -139,6 +139,10 @@ constexpr int kMaxSddmmElementsPerLane = 64;
 SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                 int elementBytes);
 
+/// The dense-block schedule (SpmmTiling::DenseBlocks) of `blockRows` x
+/// `blockColumns` blocks, the fields that do not apply at fixed values.
+SpmmSchedule spmmDenseBlocks(int blockRows, int blockColumns);
+
 /// Whether an SpMM whose sparse operand is `stats` (times a dense k x n)
 /// runs faster by dense tensor-core blocks than by row tiles.
 bool prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes);

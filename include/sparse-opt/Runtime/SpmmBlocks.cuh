@@ -170,13 +170,8 @@ __device__ __forceinline__ void multiplyChunk(const Stage<BlockRows, BlockCols> 
     const int kk = (step * Slices + slice) * 8;
     uint32_t aBig[kTilesM][4], aSmall[kTilesM][4], bBig[kTilesN][2], bSmall[kTilesN][2];
 #pragma unroll
-    for (int mi = 0; mi < kTilesM; ++mi) {
-      const int r = pieceRow + mi * 16 + g;
-      splitTf32(stage.a[r][kk + t], aBig[mi][0], aSmall[mi][0]);
-      splitTf32(stage.a[r + 8][kk + t], aBig[mi][1], aSmall[mi][1]);
-      splitTf32(stage.a[r][kk + t + 4], aBig[mi][2], aSmall[mi][2]);
-      splitTf32(stage.a[r + 8][kk + t + 4], aBig[mi][3], aSmall[mi][3]);
-    }
+    for (int mi = 0; mi < kTilesM; ++mi)
+      splitFragmentA(stage.a, pieceRow + mi * 16, kk, aBig[mi], aSmall[mi]);
 #pragma unroll
     for (int ni = 0; ni < kTilesN; ++ni) {
       const int c = pieceCol + ni * 8 + g;
@@ -243,18 +238,11 @@ __global__ void __launch_bounds__(spmm_blocks::kThreads,
       loadChunkOfB<BlockCols, VectorLoads>(nextStage.b, b, k, n, next * kChunk, col0);
     commitCopies(); // an empty group past the end keeps the count uniform
 
-    // The tensor cores' f32 accumulation is not rounded to nearest: each
-    // chunk's sum is accumulated apart and added with rounded additions.
+    // The chunk's sum apart, then into `acc` (addAccumulators says why).
     float part[kTilesM][kTilesN][4] = {};
     multiplyChunk<BlockRows, BlockCols, S::kSlices>(stages[chunk % kStages], pieceRow,
                                                      pieceCol, slice, part);
-#pragma unroll
-    for (int mi = 0; mi < kTilesM; ++mi)
-#pragma unroll
-      for (int ni = 0; ni < kTilesN; ++ni)
-#pragma unroll
-        for (int e = 0; e < 4; ++e)
-          acc[mi][ni][e] += part[mi][ni][e];
+    addAccumulators(acc, part);
 
     // The entries fetched during the multiply become chunk `next`.
     if (next < chunks) {

@@ -83,6 +83,35 @@ __device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &smal
   small = __float_as_uint(x - __uint_as_float(big));
 }
 
+/// The TF32 parts of the m16n8k8 A fragment at rows row0.., k kk.. of a
+/// row-major f32 tile (`Stride` floats per row): lane (g, t) takes rows g
+/// and g + 8, columns t and t + 4.
+template <int Stride>
+__device__ __forceinline__ void splitFragmentA(const float (*tile)[Stride], int row0, int kk,
+                                               uint32_t (&big)[4], uint32_t (&small)[4]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  splitTf32(tile[row0 + g][kk + t], big[0], small[0]);
+  splitTf32(tile[row0 + g + 8][kk + t], big[1], small[1]);
+  splitTf32(tile[row0 + g][kk + t + 4], big[2], small[2]);
+  splitTf32(tile[row0 + g + 8][kk + t + 4], big[3], small[3]);
+}
+
+/// acc += part, tile by tile, in ordinary (rounded) f32 additions: the
+/// tensor cores' own f32 accumulation is not rounded to nearest, so the
+/// dense-block kernels sum each chunk apart and fold it in here, and the
+/// error does not grow with k.
+template <int TilesM, int TilesN>
+__device__ __forceinline__ void addAccumulators(float (&acc)[TilesM][TilesN][4],
+                                                const float (&part)[TilesM][TilesN][4]) {
+#pragma unroll
+  for (int mi = 0; mi < TilesM; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < TilesN; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        acc[mi][ni][e] += part[mi][ni][e];
+}
+
 /// c[mi][ni] += a[mi] · b[ni] for a warp's TilesM x TilesN tiles in three
 /// TF32 products each (the two operands' remainders' product dropped); the
 /// small cross terms first, so they are not lost against the large one.

@@ -46,6 +46,14 @@ std::vector<double> timesCsc(const std::vector<double> &x, int64_t m, const Patt
   return y;
 }
 
+/// `ref` (m x n) plus `bias` indexed by the column.
+void addColumnBias(std::vector<double> &ref, int64_t m, const std::vector<double> &bias) {
+  const int64_t n = int64_t(bias.size());
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      ref[i * n + j] += bias[j];
+}
+
 /// x · Wᵀ + b, GELU: W (300 x 257) is the pattern file, passed as a CSC Wᵀ.
 void linearCsc(Report &report, const std::string &file) {
   Pattern w = readPattern(file);
@@ -153,9 +161,7 @@ void denseCscVec4(Report &report) {
          csc.values.device, t.nnz(), b.device, y.device);
   y.download();
   std::vector<double> ref = timesCsc(x.values, 100, t, csc.values.values);
-  for (int64_t i = 0; i < 100; ++i)
-    for (int64_t j = 0; j < 70; ++j)
-      ref[i * 70 + j] += b.values[j];
+  addColumnBias(ref, 100, b.values);
   report.check("dense_csc_vec4 100x129 * CSC 129x70 + b f32", relativeError(y.values, ref),
                tolerance<float>());
 }
@@ -189,9 +195,7 @@ void denseCscBlocks(Report &report) {
          csc.values.device, t.nnz(), b.device, y.device);
   y.download();
   std::vector<double> ref = timesCsc(x.values, 37, t, csc.values.values);
-  for (int64_t i = 0; i < 37; ++i)
-    for (int64_t j = 0; j < 300; ++j)
-      ref[i * 300 + j] += b.values[j];
+  addColumnBias(ref, 37, b.values);
   report.check("dense_csc_blocks 37x257 * CSC 257x300 + b f32 dense_blocks",
                relativeError(y.values, ref), tolerance<float>());
 }

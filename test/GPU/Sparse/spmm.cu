@@ -67,9 +67,7 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
   // B's rows 4 bytes at a time).
   for (int rows : {32, 64})
     for (int columns : {32, 64}) {
-      ::sopt::SpmmSchedule blocks;
-      blocks.tiling = ::sopt::SpmmTiling::DenseBlocks;
-      blocks.blockRows = rows, blocks.tileColumns = columns;
+      const ::sopt::SpmmSchedule blocks = ::sopt::spmmDenseBlocks(rows, columns);
       if (::sopt::checkSpmmSchedule(blocks, n, bytes).empty())
         out.push_back(blocks);
     }
