@@ -231,11 +231,15 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
       bytes); with `transpose_rhs`, `k` must be a multiple of it.
     - `row_order`: `natural` or `by_length` (longest rows of `S` first).
     - `tiling` (optional, default `nonzeros`): `dense_blocks` computes whole
-      64 x 64 blocks of `A · Bᵀ` on tensor cores (f32 through three TF32
-      products per product) and keeps the entries `S` samples, skipping
-      blocks without entries: faster than a dot product per nonzero when
-      `S` is dense enough. Only with `transpose_rhs`, f32/f16/bf16,
-      `row_order = natural`; the other fields do not apply.
+      `block_size` x `block_size` blocks of `A · Bᵀ` on tensor cores (f32
+      through three TF32 products per product) and keeps the entries `S`
+      samples, skipping blocks without entries: faster than a dot product
+      per nonzero when `S` is dense enough. Only with `transpose_rhs`,
+      f32/f16/bf16, `row_order = natural`; the fields above do not apply.
+    - `block_size` (default 64): the side of a dense block, 32 or 64. A
+      32 x 32 block keeps its 8 warps busy by giving each of its two
+      32 x 16 pieces four warps, one per quarter of each k chunk: four
+      times the blocks for products too small to fill the GPU with 64 x 64.
 
     ```mlir
     #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8,
@@ -243,7 +247,8 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
                          row_order = natural>
     #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32,
                          threads_per_nonzero = 8, tiles_per_block = 4,
-                         vector_width = 4, row_order = natural>
+                         vector_width = 4, row_order = natural,
+                         block_size = 32>
     ```
   }];
   let parameters = (ins
@@ -252,7 +257,8 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     AttrParameter<"int", "lanes per output (a power of two up to 32)">:$threads_per_nonzero,
     AttrParameter<"int", "warps per block (1 to 8)">:$tiles_per_block,
     AttrParameter<"int", "elements per load of the rhs row (1, 2 or 4)">:$vector_width,
-    EnumParameter<SOpt_RowOrder>:$row_order);
+    EnumParameter<SOpt_RowOrder>:$row_order,
+    DefaultValuedParameter<"int", "64", "side of a dense block (32 or 64)">:$block_size);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

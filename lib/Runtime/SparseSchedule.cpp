@@ -115,6 +115,10 @@ constexpr int64_t kLaneTileNonzeros = 4 * 132 * 32;
 /// Warps per block for those tiles (two did best on the sweep).
 constexpr int kLaneTileWarps = 2;
 
+/// 64 x 64 SDDMM blocks from this many on (one per SM and some); fewer
+/// leave SMs idle, and 32 x 32 blocks make four times as many.
+constexpr int64_t kSddmmWideBlocks = 132;
+
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
 /// nonzero: computing every product of a 64 x 64 block costs less than
 /// reading a row of B per output once the pattern is dense enough and the
@@ -129,6 +133,14 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (elementBytes == 4)
     return density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32;
   return false;
+}
+
+/// The side of the SDDMM dense blocks: 64 when the pattern makes at least
+/// kSddmmWideBlocks blocks of 64 x 64, otherwise 32 (four times the blocks,
+/// four warps on each 32 x 16 piece, each on a quarter of k).
+int sddmmBlockSize(const SparsityStats &stats) {
+  const int64_t blocks = ((stats.rows + 63) / 64) * ((stats.cols + 63) / 64);
+  return blocks >= kSddmmWideBlocks ? 64 : 32;
 }
 
 /// Whether visiting the longest rows first is worth preparing: a known
@@ -247,6 +259,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
   if (blocksApply && (prefersDenseBlocks(stats, k, elementBytes) ||
                       (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
     s.tiling = SddmmTiling::DenseBlocks;
+    s.blockSize = sddmmBlockSize(stats);
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
@@ -335,6 +348,8 @@ std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
       return "tiling = dense_blocks needs f32, f16 or bf16 elements";
     if (s.rowOrder != RowOrder::Natural)
       return "row_order = by_length does not apply to tiling = dense_blocks";
+    if (s.blockSize != 32 && s.blockSize != 64)
+      return "block_size must be 32 or 64 with tiling = dense_blocks";
     return "";
   }
   if (!isPowerOfTwo(s.threadsPerNonzero) || s.threadsPerNonzero > 32)

@@ -304,12 +304,13 @@ func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inp
 // blocks in f16. In f32 with k = 2048 (too little work) tiles of nonzeros,
 // a warp per output; with k = 4096 dense blocks again, since a warp per
 // output cannot hold A's slice of k / 32 > 64 elements (the blocks take any
-// k).
+// k). An 8 x 16 pattern makes one 64 x 64 block: 32 x 32 blocks
+// (block_size = 32), as for every pattern of fewer than 132 blocks of 64.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @dense_blocks
-// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32,
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, {{.*}}, block_size = 32>}
 // CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32,
-// CHECK: sopt.sddmm %arg6, %arg7, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks,
+// CHECK: sopt.sddmm %arg6, %arg7, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}, block_size = 32>}
 func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                         %ha: tensor<8x1048576xf16>, %hb: tensor<16x1048576xf16>,
                         %w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
@@ -320,6 +321,24 @@ func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inp
   %d = sopt.sddmm %a, %b, %w transpose_rhs : tensor<8x2048xf32>, tensor<16x2048xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   %dl = sopt.sddmm %la, %lb, %w transpose_rhs : tensor<8x4096xf32>, tensor<16x4096xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %dh, %d, %dl : tensor<8x16xf16, #CSR>, tensor<8x16xf32, #CSR>, tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// The side of the dense blocks from the shape alone (k = 4096 takes them
+// whatever the pattern): 1024 x 1024 makes 256 blocks of 64 x 64, enough for
+// the 132 SMs (64, the default, not printed); 512 x 512 makes 64, so 32 x 32
+// blocks, four times as many.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @dense_block_size
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
+// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
+func.func @dense_block_size(%s: tensor<1024x1024xf32, #CSR>, %a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>,
+                            %t: tensor<512x512xf32, #CSR>, %c: tensor<512x4096xf32>, %d: tensor<512x4096xf32>)
+    -> (tensor<1024x1024xf32, #CSR>, tensor<512x512xf32, #CSR>) {
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs : tensor<1024x4096xf32>, tensor<1024x4096xf32>, tensor<1024x1024xf32, #CSR> -> tensor<1024x1024xf32, #CSR>
+  %1 = sopt.sddmm %c, %d, %t transpose_rhs : tensor<512x4096xf32>, tensor<512x4096xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %0, %1 : tensor<1024x1024xf32, #CSR>, tensor<512x512xf32, #CSR>
 }
 
 // -----

@@ -1,16 +1,20 @@
 //===- SddmmBlocks.cuh - SDDMM by dense tensor-core blocks ------*- CUDA -*-===//
 //
 // D = epilogue((A · Bᵀ) ⊙ S) for patterns dense enough that computing whole
-// 64 x 64 blocks of A · Bᵀ on tensor cores, then keeping the entries S
-// samples, beats one dot product per nonzero: the per-nonzero kernel
-// (Sddmm.cuh) reads a row of B from L2 for every output, a block reads each
-// of its 64 rows of A and B once for 4096 outputs.
+// square blocks of A · Bᵀ (64 x 64 or 32 x 32) on tensor cores, then keeping
+// the entries S samples, beats one dot product per nonzero: the per-nonzero
+// kernel (Sddmm.cuh) reads a row of B from L2 for every output, a 64 x 64
+// block reads each of its 64 rows of A and B once for 4096 outputs.
 //
-// A block of 8 warps owns output rows [64 by, +64) and columns [64 bx, +64)
-// and skips all work when S has no entry there. It walks k in chunks of
-// 128 bytes per row, copied to shared memory by cp.async three chunks
-// ahead of the one that feeds the warps' mma.sync (each warp a 32 x 16
-// piece). f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
+// A block of 8 warps owns output rows [Block by, +Block) and columns
+// [Block bx, +Block) and skips all work when S has no entry there. It walks
+// k in chunks of 128 bytes per row, copied to shared memory by cp.async
+// three chunks ahead of the one that feeds the warps' mma.sync. Each warp
+// computes a 32 x 16 piece; a 32 x 32 block has two pieces, so four warps
+// share each, every one taking one of a chunk's four k steps, and their sums
+// meet in shared memory: a product too small for 64 x 64 blocks to fill the
+// GPU (512 x 512: 64 blocks on 132 SMs) gets four times the blocks without
+// idle warps. f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
 // m16n8k8 on TF32 three times per product (each operand split into a TF32
 // part and a TF32 remainder, the remainders' product dropped: about 21 of
 // f32's 24 significand bits). The block's product goes to shared memory, and the
@@ -38,26 +42,38 @@ namespace sddmm_blocks {
 
 using namespace tensor_core;
 
-constexpr int kRows = 64, kCols = 64;
-/// 8 warps in a 2 x 4 grid, each owning a 32 x 16 piece of the block: more
-/// warps per SM hide more of the mma and shared-memory latency.
+/// 8 warps per block whatever its size: more warps per SM hide more of the
+/// mma and shared-memory latency.
+constexpr int kWarps = 8, kThreads = 32 * kWarps;
+/// Each warp computes a 32 x 16 piece: 2 x 2 mma tiles of 16 x 8.
 constexpr int kWarpRows = 32, kWarpCols = 16;
-constexpr int kThreads = 32 * (kRows / kWarpRows) * (kCols / kWarpCols);
-/// 16 x 8 mma tiles per warp piece.
 constexpr int kTilesM = kWarpRows / 16, kTilesN = kWarpCols / 8;
-/// Bytes of each operand row per k chunk: one 128-byte line.
-constexpr int kChunkBytes = 128;
+/// Bytes of each operand row per k chunk: one 128-byte line, four mma steps
+/// along k (8 TF32 or 16 16-bit elements each).
+constexpr int kChunkBytes = 128, kSteps = 4;
 /// Padding of the operand rows in shared memory (16 bytes): the fragment
 /// loads of the 8 rows and 4 columns a warp reads at once hit 32 banks.
 constexpr int kPadBytes = 16;
-/// Columns of the product in shared memory, padded for the same reason.
-constexpr int kProductStride = kCols + 4;
 
-template <typename T> struct Shape {
+/// The warps' division of a Block x Block block: kPieces pieces of 32 x 16,
+/// kSlices warps on each (warp w: piece w % kPieces, k steps w / kPieces,
+/// + kSlices, ...).
+template <int Block> struct Pieces {
+  static_assert(Block == 32 || Block == 64, "blocks of 32 x 32 or 64 x 64");
+  static constexpr int kPiecesN = Block / kWarpCols;
+  static constexpr int kPieces = (Block / kWarpRows) * kPiecesN;
+  static constexpr int kSlices = kWarps / kPieces;
+  static_assert(kSteps % kSlices == 0, "whole k steps per slice");
+  /// Columns of each slice's product in shared memory, padded for the same
+  /// reason as the operand rows.
+  static constexpr int kProductStride = Block + 4;
+};
+
+template <typename T, int Block> struct Shape {
   static constexpr int kChunk = kChunkBytes / sizeof(T);          // elements of k
   static constexpr int kStride = (kChunkBytes + kPadBytes) / sizeof(T);
   static constexpr int kVector = 16 / sizeof(T);                 // elements per 16 B
-  static constexpr int kVectorsPerThread = kRows * kChunkBytes / 16 / kThreads;
+  static constexpr int kVectorsPerThread = Block * kChunkBytes / 16 / kThreads;
 };
 
 /// Chunks of k in flight: a block waits on memory once per pipeline, not
@@ -66,38 +82,44 @@ template <typename T> struct Shape {
 constexpr int kStages = 4;
 
 /// One chunk of both operands in shared memory.
-template <typename T> struct Stage {
-  T a[kRows][Shape<T>::kStride];
-  T b[kCols][Shape<T>::kStride];
+template <typename T, int Block> struct Stage {
+  T a[Block][Shape<T, Block>::kStride];
+  T b[Block][Shape<T, Block>::kStride];
 };
+
+/// Bytes of the slices' products in shared memory.
+template <int Block>
+constexpr size_t kProductBytes =
+    sizeof(float) * Pieces<Block>::kSlices * Block * Pieces<Block>::kProductStride;
 
 /// Dynamic shared memory of a block: the pipeline's stages, later reused
 /// for the block's product.
-template <typename T>
-constexpr size_t kDynamicBytes = sizeof(Stage<T>) * kStages > sizeof(float) * kRows * kProductStride
-                                     ? sizeof(Stage<T>) * kStages
-                                     : sizeof(float) * kRows * kProductStride;
+template <typename T, int Block>
+constexpr size_t kDynamicBytes = sizeof(Stage<T, Block>) * kStages > kProductBytes<Block>
+                                     ? sizeof(Stage<T, Block>) * kStages
+                                     : kProductBytes<Block>;
 
 /// Where the block's entries are. Row r's entries in the block's columns
 /// are begin[r] .. end[r] of S; they are the block's entries first[r] ..
 /// first[r + 1] in row order.
-struct Windows {
-  int32_t begin[kRows], end[kRows], first[kRows + 1];
+template <int Block> struct Windows {
+  int32_t begin[Block], end[Block], first[Block + 1];
 };
 
-/// Blocks per SM the register budget is set for (shared memory allows 3).
-constexpr int kMinBlocksPerSm = 2;
+/// Blocks per SM the register budget is set for: two of 64 x 64 (shared
+/// memory allows three), three of 32 x 32 (their stages are half the size).
+template <int Block> constexpr int kMinBlocksPerSm = Block == 32 ? 3 : 2;
 
-/// Starts copying this thread's part of a chunk of 64 rows into `tile`, 16
-/// bytes at a time (cp.async, zero past the operand's rows or k); without
+/// Starts copying this thread's part of a chunk of Block rows into `tile`,
+/// 16 bytes at a time (cp.async, zero past the operand's rows or k); without
 /// VectorLoads, element by element through registers.
-template <typename T, bool VectorLoads>
-__device__ __forceinline__ void loadChunk(T (*tile)[Shape<T>::kStride],
+template <typename T, int Block, bool VectorLoads>
+__device__ __forceinline__ void loadChunk(T (*tile)[Shape<T, Block>::kStride],
                                           const T *__restrict__ operand, int64_t rows,
                                           int64_t firstRow, int32_t k, int32_t k0) {
-  constexpr int kSegments = kChunkBytes / 16, kVector = Shape<T>::kVector;
+  constexpr int kSegments = kChunkBytes / 16, kVector = Shape<T, Block>::kVector;
 #pragma unroll
-  for (int j = 0; j < Shape<T>::kVectorsPerThread; ++j) {
+  for (int j = 0; j < Shape<T, Block>::kVectorsPerThread; ++j) {
     const int v = threadIdx.x + j * kThreads;
     const int64_t row = firstRow + v / kSegments;
     const int32_t col = k0 + (v % kSegments) * kVector;
@@ -119,13 +141,16 @@ __device__ __forceinline__ void loadChunk(T (*tile)[Shape<T>::kStride],
   }
 }
 
-/// One chunk of k for the warp's 32 x 16 piece: acc[mi][ni] is the 16 x 8
-/// tile at rows 16 mi, columns 8 ni of the piece. Fragment layouts are
-/// those of the PTX ISA's mma.m16n8k16 / m16n8k8 (group g = lane / 4 owns
-/// rows g and g + 8, thread t = lane % 4 owns k pairs or columns).
-template <typename T>
-__device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow,
-                                              int warpCol, float (&acc)[kTilesM][kTilesN][4]) {
+/// The k steps `slice`, `slice + Slices`, ... of one chunk for the warp's
+/// 32 x 16 piece: acc[mi][ni] is the 16 x 8 tile at rows 16 mi, columns 8 ni
+/// of the piece. Fragment layouts are those of the PTX ISA's mma.m16n8k16 /
+/// m16n8k8 (group g = lane / 4 owns rows g and g + 8, thread t = lane % 4
+/// owns k pairs or columns).
+template <typename T, int Block, int Slices>
+__device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int warpRow,
+                                              int warpCol, int slice,
+                                              float (&acc)[kTilesM][kTilesN][4]) {
+  constexpr int kStep = Shape<T, Block>::kChunk / kSteps;
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const auto &a = stage.a;
   const auto &b = stage.b;
@@ -134,7 +159,8 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
     // 8-15), B's two 8-column tiles as (tile 0 | 1) x (k 0-7 | 8-15).
     const int m = lane / 8, r8 = lane % 8;
 #pragma unroll
-    for (int kk = 0; kk < Shape<T>::kChunk; kk += 16) {
+    for (int step = 0; step < kSteps / Slices; ++step) {
+      const int kk = (step * Slices + slice) * kStep;
       uint32_t af[kTilesM][4], bf[kTilesN][2];
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
@@ -153,7 +179,8 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
     // The chunk's sum apart, then into `acc` (addAccumulators says why).
     float part[kTilesM][kTilesN][4] = {};
 #pragma unroll
-    for (int kk = 0; kk < Shape<T>::kChunk; kk += 8) {
+    for (int step = 0; step < kSteps / Slices; ++step) {
+      const int kk = (step * Slices + slice) * kStep;
       uint32_t aBig[kTilesM][4], aSmall[kTilesM][4], bBig[kTilesN][2], bSmall[kTilesN][2];
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
@@ -172,8 +199,9 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T> &stage, int warpRow
 
 /// The block row whose entries include the block's entry `index`: the last
 /// r with first[r] <= index.
-__device__ __forceinline__ int rowOfIndex(const int32_t (&first)[kRows + 1], int32_t index) {
-  int lo = 0, hi = kRows - 1;
+template <int Block>
+__device__ __forceinline__ int rowOfIndex(const int32_t (&first)[Block + 1], int32_t index) {
+  int lo = 0, hi = Block - 1;
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
     if (first[mid] <= index)
@@ -186,92 +214,109 @@ __device__ __forceinline__ int rowOfIndex(const int32_t (&first)[kRows + 1], int
 
 } // namespace sddmm_blocks
 
-template <typename T, bool VectorLoads, typename Epilogue>
-__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm)
+template <typename T, int Block, bool VectorLoads, typename Epilogue>
+__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<Block>)
     sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue) {
   using namespace sddmm_blocks;
+  using P = Pieces<Block>;
+  using S = Shape<T, Block>;
   static_assert(sizeof(T) == 2 || std::is_same_v<T, float>, "f32, f16 or bf16 storage");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap(); // mma.sync of these shapes needs sm_80
 #else
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
-  Stage<T> *stages = reinterpret_cast<Stage<T> *>(dynamicSmem);
-  __shared__ Windows windows;
-  const int64_t row0 = int64_t(blockIdx.y) * kRows, col0 = int64_t(blockIdx.x) * kCols;
-  const int32_t chunks = (k + Shape<T>::kChunk - 1) / Shape<T>::kChunk;
+  Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(dynamicSmem);
+  __shared__ Windows<Block> windows;
+  const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
+  const int32_t chunks = (k + S::kChunk - 1) / S::kChunk;
 
   // The first chunks are requested before the row windows are searched:
   // both wait on memory, in parallel.
 #pragma unroll
   for (int c = 0; c < kStages - 1; ++c) {
     if (c < chunks) {
-      loadChunk<T, VectorLoads>(stages[c].a, lhs, s.rows, row0, k, c * Shape<T>::kChunk);
-      loadChunk<T, VectorLoads>(stages[c].b, rhs, s.cols, col0, k, c * Shape<T>::kChunk);
+      loadChunk<T, Block, VectorLoads>(stages[c].a, lhs, s.rows, row0, k, c * S::kChunk);
+      loadChunk<T, Block, VectorLoads>(stages[c].b, rhs, s.cols, col0, k, c * S::kChunk);
     }
     commitCopies();
   }
 
-  // Threads 0..63 find where row r's entries reach column col0, threads
-  // 64..127 where they reach col0 + 64.
-  if (threadIdx.x < 2 * kRows) {
-    const int r = threadIdx.x % kRows;
+  // Threads 0..Block-1 find where row r's entries reach column col0, the
+  // next Block threads where they reach col0 + Block.
+  if (threadIdx.x < 2 * Block) {
+    const int r = threadIdx.x % Block;
     int32_t bound = 0;
     if (row0 + r < s.rows) {
       const int32_t rowBegin = s.positions[row0 + r], rowEnd = s.positions[row0 + r + 1];
       bound = lowerBound(s.coordinates, rowBegin, rowEnd,
-                         threadIdx.x < kRows ? col0 : col0 + kCols);
+                         threadIdx.x < Block ? col0 : col0 + Block);
     }
-    (threadIdx.x < kRows ? windows.begin : windows.end)[r] = bound;
+    (threadIdx.x < Block ? windows.begin : windows.end)[r] = bound;
   }
   __syncthreads();
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (warp == 0) { // number the block's entries: lane l counts rows 2l, 2l + 1
-    const int32_t even = windows.end[2 * lane] - windows.begin[2 * lane];
-    const int32_t odd = windows.end[2 * lane + 1] - windows.begin[2 * lane + 1];
-    int32_t upTo = even + odd;
+  if (warp == 0) { // number the block's entries: lane l counts rows l R .. l R + R - 1
+    constexpr int kRowsPerLane = Block / 32;
+    int32_t count[kRowsPerLane], upTo = 0;
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      const int r = lane * kRowsPerLane + i;
+      count[i] = windows.end[r] - windows.begin[r];
+      upTo += count[i];
+    }
 #pragma unroll
     for (int offset = 1; offset < 32; offset *= 2) {
       const int32_t before = __shfl_up_sync(0xffffffffu, upTo, offset);
       if (lane >= offset)
         upTo += before;
     }
-    windows.first[2 * lane] = upTo - even - odd;
-    windows.first[2 * lane + 1] = upTo - odd;
+    int32_t before = upTo;
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i)
+      before -= count[i];
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      windows.first[lane * kRowsPerLane + i] = before;
+      before += count[i];
+    }
     if (lane == 31)
-      windows.first[kRows] = upTo;
+      windows.first[Block] = upTo;
   }
   __syncthreads();
-  const int32_t entries = windows.first[kRows];
+  const int32_t entries = windows.first[Block];
   if (entries == 0) {
     waitCopies<0>(); // no copy may outlive the block
     return;          // S samples nothing here
   }
 
-  const int warpRow = (warp / (kCols / kWarpCols)) * kWarpRows;
-  const int warpCol = (warp % (kCols / kWarpCols)) * kWarpCols;
+  const int piece = warp % P::kPieces, slice = warp / P::kPieces;
+  const int warpRow = (piece / P::kPiecesN) * kWarpRows;
+  const int warpCol = (piece % P::kPiecesN) * kWarpCols;
   float acc[kTilesM][kTilesN][4] = {};
   for (int32_t c = 0; c < chunks; ++c) {
     waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
     __syncthreads();           // ... every thread's; chunk c - 1 is consumed
     const int32_t next = c + kStages - 1;
     if (next < chunks) {
-      Stage<T> &stage = stages[next % kStages];
-      loadChunk<T, VectorLoads>(stage.a, lhs, s.rows, row0, k, next * Shape<T>::kChunk);
-      loadChunk<T, VectorLoads>(stage.b, rhs, s.cols, col0, k, next * Shape<T>::kChunk);
+      Stage<T, Block> &stage = stages[next % kStages];
+      loadChunk<T, Block, VectorLoads>(stage.a, lhs, s.rows, row0, k, next * S::kChunk);
+      loadChunk<T, Block, VectorLoads>(stage.b, rhs, s.cols, col0, k, next * S::kChunk);
     }
     commitCopies(); // an empty group past the end keeps the count uniform
-    multiplyChunk<T>(stages[c % kStages], warpRow, warpCol, acc);
+    multiplyChunk<T, Block, P::kSlices>(stages[c % kStages], warpRow, warpCol, slice, acc);
   }
   waitCopies<0>();
-  __syncthreads(); // the stages become the product
+  __syncthreads(); // the stages become the slices' products
 
-  // The block's product to shared memory.
-  float (*product)[kProductStride] = reinterpret_cast<float (*)[kProductStride]>(dynamicSmem);
-  storeAccumulators(acc, &product[0][0], kProductStride, warpRow, warpCol);
+  // Each slice's product to shared memory; an output is the sum of its
+  // slices' entries.
+  float *product = reinterpret_cast<float *>(dynamicSmem);
+  constexpr int kSliceFloats = Block * P::kProductStride;
+  storeAccumulators(acc, product + slice * kSliceFloats, P::kProductStride, warpRow, warpCol);
   __syncthreads();
 
-  // Sampling: thread i writes the block's entries i, i + 128, ..., four
+  // Sampling: thread i writes the block's entries i, i + 256, ..., four
   // at a time so that four entries' loads are in flight (a row at a time
   // would wait on memory once per row).
   constexpr int kBatch = 4;
@@ -282,7 +327,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
 #pragma unroll
     for (int u = 0; u < kBatch; ++u) {
       const int32_t index = base + u * kThreads;
-      r[u] = index < entries ? rowOfIndex(windows.first, index) : -1;
+      r[u] = index < entries ? rowOfIndex<Block>(windows.first, index) : -1;
       if (r[u] >= 0) {
         entry[u] = windows.begin[r[u]] + (index - windows.first[r[u]]);
         column[u] = s.coordinates[entry[u]];
@@ -291,22 +336,27 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
     }
 #pragma unroll
     for (int u = 0; u < kBatch; ++u)
-      if (r[u] >= 0)
-        out[entry[u]] = fromFloat<T>(epilogue(row0 + r[u], column[u], entry[u],
-                                              product[r[u]][column[u] - col0],
-                                              pattern[u]));
+      if (r[u] >= 0) {
+        const int at = r[u] * P::kProductStride + int(column[u] - col0);
+        float sum = product[at];
+#pragma unroll
+        for (int sl = 1; sl < P::kSlices; ++sl)
+          sum += product[sl * kSliceFloats + at];
+        out[entry[u]] =
+            fromFloat<T>(epilogue(row0 + r[u], column[u], entry[u], sum, pattern[u]));
+      }
   }
 #endif
 }
 
-/// Launches (A · Bᵀ) ⊙ S by dense 64 x 64 blocks (A[m, k], B[n, k]
-/// row-major). The rows of S must be sorted by column.
-template <typename T, typename Epilogue = ScaleByPattern>
+/// Launches (A · Bᵀ) ⊙ S by dense Block x Block blocks (32 or 64; A[m, k],
+/// B[n, k] row-major). The rows of S must be sorted by column.
+template <typename T, int Block = 64, typename Epilogue = ScaleByPattern>
 cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
                               T *out, cudaStream_t stream, Epilogue epilogue = {}) {
   using namespace sddmm_blocks;
-  const int64_t rowBlocks = (s.rows + kRows - 1) / kRows;
-  const int64_t colBlocks = (s.cols + kCols - 1) / kCols;
+  const int64_t rowBlocks = (s.rows + Block - 1) / Block;
+  const int64_t colBlocks = (s.cols + Block - 1) / Block;
   if (s.rows < 0 || s.cols < 0 || k < 0 || k > INT32_MAX || rowBlocks > 65535 ||
       colBlocks > INT32_MAX || s.nnz > INT32_MAX)
     return cudaErrorInvalidValue;
@@ -316,19 +366,19 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return launchSddmm<T, 1, 1, 1, 32>(s, lhs, rhs, 0, out, 4, stream, epilogue);
   auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
   const dim3 grid{unsigned(colBlocks), unsigned(rowBlocks)};
+  constexpr size_t kBytes = kDynamicBytes<T, Block>;
   auto launch = [&](auto kernel) {
     // The stages exceed the 48 KB a block gets without asking.
-    cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(kDynamicBytes<T>));
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBytes));
     if (e != cudaSuccess)
       return e;
-    kernel<<<grid, kThreads, kDynamicBytes<T>, stream>>>(s, lhs, rhs, int32_t(k), out,
-                                                          epilogue);
+    kernel<<<grid, kThreads, kBytes, stream>>>(s, lhs, rhs, int32_t(k), out, epilogue);
     return cudaGetLastError();
   };
-  if (k % Shape<T>::kVector == 0 && aligned(lhs) && aligned(rhs))
-    return launch(sddmmBlocksKernel<T, true, Epilogue>);
-  return launch(sddmmBlocksKernel<T, false, Epilogue>);
+  if (k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs))
+    return launch(sddmmBlocksKernel<T, Block, true, Epilogue>);
+  return launch(sddmmBlocksKernel<T, Block, false, Epilogue>);
 }
 
 } // namespace sopt

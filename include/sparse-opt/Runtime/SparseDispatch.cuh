@@ -143,8 +143,11 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SddmmTiling::DenseBlocks) {
-    if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>)
-      return launchSddmmBlocks<T>(pattern, lhs, rhs, k, out, stream);
+    if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
+      if (s.blockSize == 32)
+        return launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream);
+      return launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream);
+    }
     return cudaErrorInvalidValue;
   }
   if (!transposeRhs) // a warp per row; (A · Bᵀ) ⊙ S tiles need no row order

@@ -93,9 +93,10 @@ struct SpmmSchedule {
 enum class SddmmTiling : int {
   /// 1-D tiles of consecutive nonzeros: one dot product per output.
   Nonzeros = 0,
-  /// Dense 64 x 64 blocks of A · Bᵀ on tensor cores, sampled at S's entries
-  /// (SddmmBlocks.cuh); blocks without entries are skipped. Only for
-  /// (A · Bᵀ) ⊙ S in f32, f16 or bf16; the other fields do not apply.
+  /// Dense `blockSize` x `blockSize` blocks of A · Bᵀ (32 or 64) on tensor
+  /// cores, sampled at S's entries (SddmmBlocks.cuh); blocks without entries
+  /// are skipped. Only for (A · Bᵀ) ⊙ S in f32, f16 or bf16; the fields of
+  /// the nonzero tiles do not apply.
   DenseBlocks = 1,
 };
 
@@ -119,6 +120,8 @@ struct SddmmSchedule {
   int tilesPerBlock = 4;
   int vectorWidth = 4;
   RowOrder rowOrder = RowOrder::Natural;
+  /// Rows and columns of a block with DenseBlocks.
+  int blockSize = 64;
 };
 
 /// Everything a CSR pattern tells the heuristics: its shape, nnz and

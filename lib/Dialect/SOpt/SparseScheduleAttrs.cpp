@@ -72,6 +72,7 @@ static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
   s.tilesPerBlock = attr.getTilesPerBlock();
   s.vectorWidth = attr.getVectorWidth();
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
+  s.blockSize = attr.getBlockSize();
   return s;
 }
 
@@ -93,7 +94,7 @@ SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
                                                                      : SddmmTiling::Nonzeros;
   return SddmmScheduleAttr::get(context, tiling, s.tileNonzeros, s.threadsPerNonzero,
                                 s.tilesPerBlock, s.vectorWidth,
-                                fromRuntimeRowOrder(s.rowOrder));
+                                fromRuntimeRowOrder(s.rowOrder), s.blockSize);
 }
 
 int getScheduleElementBytes(Type elementType) {

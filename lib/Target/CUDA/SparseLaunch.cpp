@@ -403,12 +403,13 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     text.body += llvm::formatv(
-        "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense 64x64 blocks on tensor "
+        "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
         "cores, sampled at S's entries (blocks without entries skipped)\n",
-        type.getDimSize(0), type.getDimSize(1), k, summary);
+        type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize);
     text.body += llvm::formatv(
-        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}>({1}, {2}, {3}, {4}, {5}, stream{6})));\n",
-        element, matrix, lhs, rhs, k, out, epilogueArg);
+        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}>({1}, {2}, {3}, {4}, {5}, "
+        "stream{6})));\n",
+        element, matrix, lhs, rhs, k, out, epilogueArg, s.blockSize);
     return text;
   }
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;

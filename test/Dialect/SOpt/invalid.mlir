@@ -626,6 +626,16 @@ func.func @sddmm_schedule_dense_blocks_f64(%a: tensor<8x64xf64>, %b: tensor<16x6
 
 // -----
 
+// ... of 32 x 32 or 64 x 64 elements.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_block_size(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: block_size must be 32 or 64 with tiling = dense_blocks}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 16>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
 // k = 1024 over 8 lanes: 128 elements of A's row per lane.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @sddmm_schedule_lane_elements(%a: tensor<8x1024xf32>, %b: tensor<16x1024xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {

@@ -1,7 +1,7 @@
 // The project's SDDMM kernels (Sddmm.cuh, SddmmBlocks.cuh) against a
 // float64 reference: (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16
 // storage, the awkward patterns under the compiler's schedule, the dense
-// tensor-core blocks and hand-picked ones (every lane count per output, one
+// tensor-core blocks (32 x 32 and 64 x 64) and hand-picked ones (every lane count per output, one
 // and two outputs per group), inner
 // dimensions that are odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
@@ -27,7 +27,7 @@ namespace {
 
 std::string describe(const ::sopt::SddmmSchedule &s) {
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks)
-    return "dense_blocks";
+    return "dense_blocks" + std::to_string(s.blockSize);
   return "tile=" + std::to_string(s.tileNonzeros) + "/" + std::to_string(s.threadsPerNonzero) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
@@ -71,11 +71,14 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
       ::sopt::chooseSddmmSchedule(p.stats(), k, transposeRhs, bytes)};
   if (!transposeRhs)
     return out;
-  // The dense tensor-core blocks, whatever the heuristic chose.
-  if (out.front().tiling != ::sopt::SddmmTiling::DenseBlocks) {
+  // The dense tensor-core blocks of both sizes, whatever the heuristic chose.
+  for (int side : {32, 64}) {
     ::sopt::SddmmSchedule blocks;
     blocks.tiling = ::sopt::SddmmTiling::DenseBlocks;
-    out.push_back(blocks);
+    blocks.blockSize = side;
+    const ::sopt::SddmmSchedule &chosen = out.front();
+    if (chosen.tiling != blocks.tiling || chosen.blockSize != side)
+      out.push_back(blocks);
   }
   if (!handPicked)
     return out;

@@ -69,7 +69,7 @@ func.func @scores(%q: tensor<40x32xf32>, %k: tensor<48x32xf32>, %s: tensor<40x48
 }
 
 // CHECK-LABEL: extern "C" cudaError_t scores_blocks(
-// CHECK: SOPT_TRY((sopt::launchSddmmBlocks<__half>({{.*}}, arg0, arg1, 32, result0_values, stream, scores_blocks_epilogue1{arg4, arg3})));
+// CHECK: SOPT_TRY((sopt::launchSddmmBlocks<__half, 64>({{.*}}, arg0, arg1, 32, result0_values, stream, scores_blocks_epilogue1{arg4, arg3})));
 func.func @scores_blocks(%q: tensor<40x32xf16>, %k: tensor<48x32xf16>, %s: tensor<40x48xf16, #CSR>,
                          %keep: tensor<40x48xi1>, %bias: tensor<1x48xf16>) -> tensor<40x48xf16, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks,

@@ -10,7 +10,7 @@
 // SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = by_length>
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>
-// SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks,
+// SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}block_size = 32>
 // SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
 // SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: attention_sddmm0: sopt.sddmm
@@ -61,11 +61,13 @@ func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48
 }
 
 // Dense tensor-core blocks (set by hand here; sopt-schedule-sparse picks
-// them for dense enough known patterns): one launch, no tile parameters.
+// them for dense enough known patterns): one launch, the block side its only
+// parameter.
 // CHECK: extern "C" cudaError_t scores_blocks(
-// CHECK: sopt::launchSddmmBlocks<__half>(sopt::CsrMatrix<__half>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream)
+// CHECK: // sopt.sddmm (A · Bᵀ) ⊙ S, S 64x48, k = 64: dense 32x32 blocks on tensor cores
+// CHECK: sopt::launchSddmmBlocks<__half, 32>(sopt::CsrMatrix<__half>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream)
 func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tensor<64x48xf16, #CSR>) -> tensor<64x48xf16, #CSR> {
-  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
       : tensor<64x64xf16>, tensor<48x64xf16>, tensor<64x48xf16, #CSR> -> tensor<64x48xf16, #CSR>
   return %d : tensor<64x48xf16, #CSR>
 }
