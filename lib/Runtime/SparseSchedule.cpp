@@ -41,11 +41,13 @@ int widestVector(int64_t extent, int elementBytes) {
 constexpr int64_t kBusyThreads = 132 * 1024;
 
 /// When SDDMM uses dense blocks: from a density and an amount of work
-/// (nnz * k) on, 16-bit and f32 elements (fitted on the DLMC sweep of
+/// (nnz * k) on, 16-bit and f32 elements (fitted on the DLMC sweeps of
 /// benchmarks/sparse --explore, H100: below them the blocks' fixed cost of
 /// ~5 us or the three TF32 products per f32 product outweigh the reads of
-/// B's rows they save).
-constexpr double kDenseBlocksDensity16 = 0.04, kDenseBlocksWork16 = 1.2e7;
+/// B's rows they save). In 16-bit, 5 % dense patterns ran as fast or faster
+/// in tiles of 32 nonzeros (up to 2x on 33288 x 512), and the 32 x 32 blocks
+/// won from 6.7e6 products (512 x 512 at 10 %, k = 256).
+constexpr double kDenseBlocksDensity16 = 0.06, kDenseBlocksWork16 = 6e6;
 constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 
 /// When SpMM uses dense blocks (f32, SpmmBlocks.cuh), fitted on an H100
@@ -110,10 +112,22 @@ constexpr int64_t kBusySddmmWarps = 16 * 132;
 /// of 32 nonzeros, one output per lane after the transposed butterfly: on
 /// the H100 DLMC sweep (2026-11-24) 1.12x (k = 256) and 1.07x (k = 1024)
 /// faster than the smaller tiles (geomean over the patterns they serve);
-/// below it too few warps remain. In f16 the smaller tiles stayed ahead.
+/// below it too few warps remain. 16-bit SDDMMs take them from twice as
+/// many nonzeros (eight warps per SM), with half the elements of k per lane
+/// (32: for k = 1024 the 16-lane groups ran 1.15x slower than 32-lane
+/// ones) and four warps per block; on smaller patterns the smaller tiles
+/// stayed ahead (H100 DLMC sweep, 2026-11-24).
 constexpr int64_t kLaneTileNonzeros = 4 * 132 * 32;
-/// Warps per block for those tiles (two did best on the sweep).
-constexpr int kLaneTileWarps = 2;
+/// ... and in f32 from 6e6 products (nnz * k) on: with less work the
+/// smaller tiles' extra warps won (2048 x 512 at 98 %, 21 k nonzeros,
+/// k = 256, 5.4e6 products: 1.15x faster in tiles of 4 in two sweeps; at
+/// k = 1024 the 32-tiles 1.1x; 512 x 512 at 90 %, 6.7e6: 32-tiles 1.05x).
+constexpr double kLaneTileWork = 6e6;
+constexpr int64_t kLaneTileNonzeros16 = 2 * kLaneTileNonzeros;
+constexpr int kLaneTileElements16 = 32;
+/// Warps per block for those tiles (two did best on the sweep in f32, four
+/// in 16-bit).
+constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4;
 
 /// 64 x 64 SDDMM blocks from this many on (one per SM and some); fewer
 /// leave SMs idle, and 32 x 32 blocks make four times as many.
@@ -263,16 +277,20 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
-  if (elementBytes == 4 && stats.nnz >= kLaneTileNonzeros) {
+  const bool wide = elementBytes == 4;
+  if ((elementBytes == 4 && stats.nnz >= kLaneTileNonzeros &&
+       double(stats.nnz) * double(k) >= kLaneTileWork) ||
+      (elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16)) {
     // As many lanes per output as vectors each lane loads (8 for k = 256,
-    // 16 for k = 1024), within the 64 elements a lane may hold.
+    // 16 for k = 1024), within the elements a lane may hold.
     const int64_t vectors = std::max<int64_t>(k / s.vectorWidth, 1);
+    const int64_t mostElements = wide ? kMaxSddmmElementsPerLane : kLaneTileElements16;
     int64_t lanes = powerOfTwoAtLeast(int64_t(std::ceil(std::sqrt(double(vectors)))));
-    while (lanes < 32 && (k + lanes - 1) / lanes > kMaxSddmmElementsPerLane)
+    while (lanes < 32 && (k + lanes - 1) / lanes > mostElements)
       lanes *= 2;
     s.threadsPerNonzero = int(std::min<int64_t>(lanes, 32));
     s.tileNonzeros = 32;
-    s.tilesPerBlock = kLaneTileWarps;
+    s.tilesPerBlock = wide ? kLaneTileWarps : kLaneTileWarps16;
     return s;
   }
   // Lanes per output: 16 elements of k each (fewer lanes wait longer on

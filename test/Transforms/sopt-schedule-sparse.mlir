@@ -150,7 +150,8 @@ func.func @dense_times_sparse(%x: tensor<256x512xf32>, %csr: tensor<512x1024xf32
 // pow2_at_most(k / vector_width)), doubled while a known pattern would give
 // fewer than 16 warps per SM; tile_nonzeros = 2 * 32 / threads_per_nonzero;
 // 4 warps per block. A known f32 pattern of at least 4 * 132 * 32 = 16896
-// nonzeros takes tiles of 32 instead (see @lane_tiles). Without a known
+// nonzeros and 6e6 products takes tiles of 32 instead (see @lane_tiles;
+// 16-bit ones from 33792 nonzeros). Without a known
 // pattern, never dense blocks.
 // k = 256: 16 lanes per output, 4 nonzeros per warp tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
@@ -274,14 +275,15 @@ func.func @split_rows(%w: tensor<128x1024xf32, #CSR> {sopt.sparsity_pattern = "I
 // -----
 
 // Tiles of 32 nonzeros (one output per lane after the transposed
-// butterfly) for a known f32 pattern of at least 16896 nonzeros: 68 full
-// rows of 256 = 17408 (too little work for dense blocks: 17408 * 256 <
-// 3e7). Lanes per output = pow2_at_least(sqrt(k / vector_width)): 8 for
-// k = 256, 16 for k = 1024; 2 warps per block. In f16 the smaller tiles
-// remain.
+// butterfly) for a known f32 pattern of at least 16896 nonzeros and 6e6
+// products: 68 full rows of 256 = 17408 (too little work for dense blocks:
+// 17408 * 1024 < 3e7). Lanes per output = pow2_at_least(sqrt(k /
+// vector_width)): 16 for k = 1024; 2 warps per block. With k = 256
+// (4.5e6 products) the smaller tiles remain, as in f16 below 33792
+// nonzeros (sopt-schedule-sparse-16bit.mlir).
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @lane_tiles
-// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
 // CHECK: sopt.sddmm %arg3, %arg4, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 4, row_order = natural>}
 // CHECK: sopt.sddmm %arg6, %arg7, %arg5 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
 func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
@@ -298,8 +300,8 @@ func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inp
 
 // -----
 
-// Dense tensor-core blocks: a known pattern of density at least 4 % (f16) or
-// 8 % (f32) with at least 1.2e7 (f16) or 3e7 (f32) products, nnz * k. The
+// Dense tensor-core blocks: a known pattern of density at least 6 % (f16) or
+// 8 % (f32) with at least 6e6 (f16) or 3e7 (f32) products, nnz * k. The
 // skewed pattern (12 of 128 entries) with k = 2^20: 1.26e7 products, dense
 // blocks in f16. In f32 with k = 2048 (too little work) tiles of nonzeros,
 // a warp per output; with k = 4096 dense blocks again, since a warp per

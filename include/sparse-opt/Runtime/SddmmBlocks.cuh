@@ -9,11 +9,12 @@
 // A block of 8 warps owns output rows [Block by, +Block) and columns
 // [Block bx, +Block) and skips all work when S has no entry there. It walks
 // k in chunks of 128 bytes per row, copied to shared memory by cp.async
-// three chunks ahead of the one that feeds the warps' mma.sync. Each warp
-// computes a 32 x 16 piece; a 32 x 32 block has two pieces, so four warps
-// share each, every one taking one of a chunk's four k steps, and their sums
-// meet in shared memory: a product too small for 64 x 64 blocks to fill the
-// GPU (512 x 512: 64 blocks on 132 SMs) gets four times the blocks without
+// three chunks ahead of the one that feeds the warps' mma.sync. A 64 x 64
+// block has four pieces of 32 x 32, two warps on each; a 32 x 32 block two
+// pieces of 32 x 16, four warps on each. The warps of a piece take turns
+// over a chunk's k steps, and their sums meet in shared memory: a
+// product too small for 64 x 64 blocks to fill the GPU (512 x 512: 64
+// blocks on 132 SMs) gets four times the blocks without
 // idle warps. f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
 // m16n8k8 on TF32 three times per product (each operand split into a TF32
 // part and a TF32 remainder, the remainders' product dropped: about 21 of
@@ -45,21 +46,28 @@ using namespace tensor_core;
 /// 8 warps per block whatever its size: more warps per SM hide more of the
 /// mma and shared-memory latency.
 constexpr int kWarps = 8, kThreads = 32 * kWarps;
-/// Each warp computes a 32 x 16 piece: 2 x 2 mma tiles of 16 x 8.
-constexpr int kWarpRows = 32, kWarpCols = 16;
-constexpr int kTilesM = kWarpRows / 16, kTilesN = kWarpCols / 8;
+/// Each warp computes a piece of 32 rows: 2 mma tiles of 16 x 8 down.
+constexpr int kWarpRows = 32, kTilesM = kWarpRows / 16;
 /// Bytes of each operand row per k chunk: one 128-byte line, four mma steps
-/// along k (8 TF32 or 16 16-bit elements each).
+/// along k (8 TF32 or 16 16-bit elements each). (Chunks of 256 bytes, three
+/// stages, ran 1.1-1.15x slower in f32 and 1.01-1.05x in 16-bit on the H100
+/// DLMC sweep: fewer waits, but fewer chunks in flight and f32 spills.)
 constexpr int kChunkBytes = 128, kSteps = 4;
 /// Padding of the operand rows in shared memory (16 bytes): the fragment
 /// loads of the 8 rows and 4 columns a warp reads at once hit 32 banks.
 constexpr int kPadBytes = 16;
 
-/// The warps' division of a Block x Block block: kPieces pieces of 32 x 16,
-/// kSlices warps on each (warp w: piece w % kPieces, k steps w / kPieces,
-/// + kSlices, ...).
+/// The warps' division of a Block x Block block: kPieces pieces of 32 x
+/// kWarpCols, kSlices warps on each (warp w: piece w % kPieces, k steps
+/// w / kPieces, + kSlices, ...). 64 x 64: four pieces of 32 x 32, two warps
+/// on each; 32 x 32: two pieces of 32 x 16, four warps on each. (64 x 64
+/// blocks of eight 32 x 16 pieces load more fragments per multiply: on the
+/// H100 DLMC sweep they ran 1.03-1.04x slower in f32, about the same in
+/// 16-bit.)
 template <int Block> struct Pieces {
   static_assert(Block == 32 || Block == 64, "blocks of 32 x 32 or 64 x 64");
+  static constexpr int kWarpCols = Block / 2;
+  static constexpr int kTilesN = kWarpCols / 8;
   static constexpr int kPiecesN = Block / kWarpCols;
   static constexpr int kPieces = (Block / kWarpRows) * kPiecesN;
   static constexpr int kSlices = kWarps / kPieces;
@@ -142,14 +150,15 @@ __device__ __forceinline__ void loadChunk(T (*tile)[Shape<T, Block>::kStride],
 }
 
 /// The k steps `slice`, `slice + Slices`, ... of one chunk for the warp's
-/// 32 x 16 piece: acc[mi][ni] is the 16 x 8 tile at rows 16 mi, columns 8 ni
+/// piece: acc[mi][ni] is the 16 x 8 tile at rows 16 mi, columns 8 ni
 /// of the piece. Fragment layouts are those of the PTX ISA's mma.m16n8k16 /
 /// m16n8k8 (group g = lane / 4 owns rows g and g + 8, thread t = lane % 4
 /// owns k pairs or columns).
 template <typename T, int Block, int Slices>
 __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int warpRow,
                                               int warpCol, int slice,
-                                              float (&acc)[kTilesM][kTilesN][4]) {
+                                              float (&acc)[kTilesM][Pieces<Block>::kTilesN][4]) {
+  constexpr int kTilesN = Pieces<Block>::kTilesN;
   constexpr int kStep = Shape<T, Block>::kChunk / kSteps;
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const auto &a = stage.a;
@@ -165,10 +174,13 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int 
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
         loadMatrices(af[mi], &a[warpRow + mi * 16 + (m % 2) * 8 + r8][kk + (m / 2) * 8]);
-      static_assert(kTilesN == 2, "one ldmatrix.x4 covers two 8-column tiles");
-      uint32_t both[4];
-      loadMatrices(both, &b[warpCol + (m / 2) * 8 + r8][kk + (m % 2) * 8]);
-      bf[0][0] = both[0], bf[0][1] = both[1], bf[1][0] = both[2], bf[1][1] = both[3];
+      static_assert(kTilesN % 2 == 0, "one ldmatrix.x4 covers two 8-column tiles");
+#pragma unroll
+      for (int ni = 0; ni < kTilesN; ni += 2) {
+        uint32_t both[4];
+        loadMatrices(both, &b[warpCol + ni * 8 + (m / 2) * 8 + r8][kk + (m % 2) * 8]);
+        bf[ni][0] = both[0], bf[ni][1] = both[1], bf[ni + 1][0] = both[2], bf[ni + 1][1] = both[3];
+      }
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
 #pragma unroll
@@ -292,8 +304,8 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
 
   const int piece = warp % P::kPieces, slice = warp / P::kPieces;
   const int warpRow = (piece / P::kPiecesN) * kWarpRows;
-  const int warpCol = (piece % P::kPiecesN) * kWarpCols;
-  float acc[kTilesM][kTilesN][4] = {};
+  const int warpCol = (piece % P::kPiecesN) * P::kWarpCols;
+  float acc[kTilesM][P::kTilesN][4] = {};
   for (int32_t c = 0; c < chunks; ++c) {
     waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
     __syncthreads();           // ... every thread's; chunk c - 1 is consumed

@@ -21,12 +21,13 @@ func.func @attn_f32_nonzeros(%q: tensor<130x33xf32>, %k: tensor<200x33xf32>, %s:
 }
 
 // (0.125 Q · Kᵀ ⊙ S) · scale, exp, + bias, · mask: the scale prologue and
-// four epilogue ops in the SDDMM kernel (blocks).
+// four epilogue ops in the SDDMM kernel (blocks of 32 x 32: 5 x 7 of them,
+// the last ones partial).
 func.func @attn_f32_blocks(%q: tensor<130x33xf32>, %k: tensor<200x33xf32>, %s: tensor<130x200xf32, #CSR>,
     %scale: tensor<f32>, %bias: tensor<130x200xf32>, %mask: tensor<130x200xf32>) -> tensor<130x200xf32, #CSR> {
   %eighth = sopt.constant dense<0.125> : tensor<130x33xf32>
   %qs = sopt.mul %q, %eighth : tensor<130x33xf32>
-  %d = sopt.sddmm %qs, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+  %d = sopt.sddmm %qs, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 1, row_order = natural, block_size = 32>}
       : tensor<130x33xf32>, tensor<200x33xf32>, tensor<130x200xf32, #CSR> -> tensor<130x200xf32, #CSR>
   %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<130x200xf32>
   %x = sopt.mul %d, %sb : tensor<130x200xf32, #CSR>, tensor<130x200xf32> -> tensor<130x200xf32, #CSR>
