@@ -44,9 +44,9 @@ constexpr int64_t kBusyThreads = 132 * 1024;
 /// (nnz * k) on, 16-bit and f32 elements (fitted on the DLMC sweeps of
 /// benchmarks/sparse --explore, H100: below them the blocks' fixed cost of
 /// ~5 us or the three TF32 products per f32 product outweigh the reads of
-/// B's rows they save). In 16-bit, 5 % dense patterns ran as fast or faster
-/// in tiles of 32 nonzeros (up to 2x on 33288 x 512), and the 32 x 32 blocks
-/// won from 6.7e6 products (512 x 512 at 10 %, k = 256).
+/// B's rows they save). In 16-bit, 5 % dense patterns ran about as fast or
+/// faster in tiles of 32 nonzeros (1.8x on 33288 x 512, k = 256), and the
+/// 32 x 32 blocks won from 6.7e6 products (512 x 512 at 10 %, k = 256).
 constexpr double kDenseBlocksDensity16 = 0.06, kDenseBlocksWork16 = 6e6;
 constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 
@@ -114,7 +114,7 @@ constexpr int64_t kBusySddmmWarps = 16 * 132;
 /// faster than the smaller tiles (geomean over the patterns they serve);
 /// below it too few warps remain. 16-bit SDDMMs take them from twice as
 /// many nonzeros (eight warps per SM), with half the elements of k per lane
-/// (32: for k = 1024 the 16-lane groups ran 1.15x slower than 32-lane
+/// (32: for k = 1024 the 16-lane groups ran 1.16x slower than 32-lane
 /// ones) and four warps per block; on smaller patterns the smaller tiles
 /// stayed ahead (H100 DLMC sweep, 2026-11-24).
 constexpr int64_t kLaneTileNonzeros = 4 * 132 * 32;
@@ -147,6 +147,14 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (elementBytes == 4)
     return density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32;
   return false;
+}
+
+/// Whether an SDDMM of tiles of nonzeros takes tiles of 32 (one output per
+/// lane in the end): patterns large enough to keep the SMs busy with them.
+bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
+  if (elementBytes == 4)
+    return stats.nnz >= kLaneTileNonzeros && double(stats.nnz) * double(k) >= kLaneTileWork;
+  return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16;
 }
 
 /// The side of the SDDMM dense blocks: 64 when the pattern makes at least
@@ -277,12 +285,10 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
-  const bool wide = elementBytes == 4;
-  if ((elementBytes == 4 && stats.nnz >= kLaneTileNonzeros &&
-       double(stats.nnz) * double(k) >= kLaneTileWork) ||
-      (elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16)) {
+  if (takesLaneTiles(stats, k, elementBytes)) {
     // As many lanes per output as vectors each lane loads (8 for k = 256,
     // 16 for k = 1024), within the elements a lane may hold.
+    const bool wide = elementBytes == 4;
     const int64_t vectors = std::max<int64_t>(k / s.vectorWidth, 1);
     const int64_t mostElements = wide ? kMaxSddmmElementsPerLane : kLaneTileElements16;
     int64_t lanes = powerOfTwoAtLeast(int64_t(std::ceil(std::sqrt(double(vectors)))));

@@ -12,14 +12,14 @@
 // three chunks ahead of the one that feeds the warps' mma.sync. A 64 x 64
 // block has four pieces of 32 x 32, two warps on each; a 32 x 32 block two
 // pieces of 32 x 16, four warps on each. The warps of a piece take turns
-// over a chunk's k steps, and their sums meet in shared memory: a
-// product too small for 64 x 64 blocks to fill the GPU (512 x 512: 64
-// blocks on 132 SMs) gets four times the blocks without
-// idle warps. f16/bf16 use m16n8k16 with f32 accumulation; f32 uses
-// m16n8k8 on TF32 three times per product (each operand split into a TF32
-// part and a TF32 remainder, the remainders' product dropped: about 21 of
-// f32's 24 significand bits). The block's product goes to shared memory, and the
-// threads then write the block's entries, numbered row by row.
+// over a chunk's k steps and add their sums in shared memory, so a product
+// too small for 64 x 64 blocks to fill the GPU (512 x 512: 64 blocks on 132
+// SMs) gets four times the blocks without idle warps. f16/bf16 use
+// m16n8k16 with f32 accumulation; f32 uses m16n8k8 on TF32 three times per
+// product (each operand split into a TF32 part and a TF32 remainder, the
+// remainders' product dropped: about 21 of f32's 24 significand bits). The
+// block's product goes to shared memory, and the threads then write the
+// block's entries, numbered row by row.
 //
 // Requires sm_80 or newer. A, B and S's values must be aligned to 16 bytes
 // and k a multiple of 16 bytes' elements for the vector loads
