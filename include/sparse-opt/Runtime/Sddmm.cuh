@@ -169,7 +169,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   const int64_t first = tile * TileNonzeros;
   if (first >= s.nnz)
     return; // the whole warp leaves: no shuffle below waits for it
-  int64_t row = findRow(s.positions, s.rows, int32_t(first));
+  int64_t row = findRowByWarp(s.positions, s.rows, int32_t(first));
   if constexpr (TileNonzeros == 32) {
     sddmmLaneOutputs<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(s, lhs, rhs, k, out,
                                                                       epilogue, first, row);
