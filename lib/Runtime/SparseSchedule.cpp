@@ -355,6 +355,35 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
   return "";
 }
 
+namespace {
+const char *rowOrderName(RowOrder order) {
+  return order == RowOrder::ByLength ? "by_length" : "natural";
+}
+} // namespace
+
+std::string sopt::formatSchedule(const SpmmSchedule &s) {
+  return "tile_columns = " + std::to_string(s.tileColumns) +
+         ", threads_per_tile = " + std::to_string(s.threadsPerTile) +
+         ", tiles_per_block = " + std::to_string(s.tilesPerBlock) +
+         ", vector_width = " + std::to_string(s.vectorWidth) +
+         ", row_order = " + rowOrderName(s.rowOrder) +
+         ", row_splits = " + std::to_string(s.rowSplits) + ", tile_order = " +
+         (s.tileOrder == TileOrder::ByColumn ? "by_column" : "by_row") + ", tiling = " +
+         (s.tiling == SpmmTiling::DenseBlocks ? "dense_blocks" : "row_tiles") +
+         ", block_rows = " + std::to_string(s.blockRows);
+}
+
+std::string sopt::formatSchedule(const SddmmSchedule &s) {
+  return std::string("tiling = ") +
+         (s.tiling == SddmmTiling::DenseBlocks ? "dense_blocks" : "nonzeros") +
+         ", tile_nonzeros = " + std::to_string(s.tileNonzeros) +
+         ", threads_per_nonzero = " + std::to_string(s.threadsPerNonzero) +
+         ", tiles_per_block = " + std::to_string(s.tilesPerBlock) +
+         ", vector_width = " + std::to_string(s.vectorWidth) +
+         ", row_order = " + rowOrderName(s.rowOrder) +
+         ", block_size = " + std::to_string(s.blockSize);
+}
+
 std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
   const int groups = 32 / threadsPerNonzero;
   std::vector<int> tiles{groups, 2 * groups};

@@ -166,6 +166,13 @@ std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
+/// The schedule as the parameters of its MLIR attribute, every one given:
+/// `tile_columns = 128, threads_per_tile = 32, ...`, the text between the
+/// brackets of `#sopt.spmm_schedule<...>` / `#sopt.sddmm_schedule<...>`
+/// (so that a schedule printed by a tool can be pasted into the IR).
+std::string formatSchedule(const SpmmSchedule &s);
+std::string formatSchedule(const SddmmSchedule &s);
+
 /// The SDDMM tiles (`tileNonzeros`) the run-time dispatcher
 /// (SparseDispatch.cuh) has kernel instances for, given the lanes per
 /// output: one or two outputs per lane group, and 32 nonzeros.
