@@ -129,7 +129,8 @@ def SOpt_SddmmTiling : I32EnumAttr<"SddmmTiling",
     "how an SDDMM kernel divides its work", [
     // 1-D tiles of consecutive nonzeros: one dot product per output.
     I32EnumAttrCase<"Nonzeros", 0, "nonzeros">,
-    // Dense 64 x 64 blocks of A · Bᵀ on tensor cores, sampled at S's entries.
+    // Dense blocks (block_size x block_size) of A · Bᵀ on tensor cores,
+    // sampled at S's entries.
     I32EnumAttrCase<"DenseBlocks", 1, "dense_blocks">
   ]> {
   let cppNamespace = "::mlir::sopt";

@@ -134,7 +134,7 @@ constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4;
 constexpr int64_t kSddmmWideBlocks = 132;
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
-/// nonzero: computing every product of a 64 x 64 block costs less than
+/// nonzero: computing every product of a dense block costs less than
 /// reading a row of B per output once the pattern is dense enough and the
 /// product large enough. A pattern not known is assumed too sparse.
 bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
