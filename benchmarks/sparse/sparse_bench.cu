@@ -845,15 +845,13 @@ struct Results {
 // Schedules as text
 // ----------------------------------------------------------------------------
 
-const char *orderName(RowOrder o) { return o == RowOrder::ByLength ? "by_length" : "natural"; }
-
 std::string describe(const SpmmSchedule &s) {
   if (s.tiling == sopt::SpmmTiling::DenseBlocks)
     return "dense_blocks" + std::to_string(s.blockRows) + "x" + std::to_string(s.tileColumns);
   std::string text = "tpt" + std::to_string(s.threadsPerTile) + "/cpt" +
                      std::to_string(s.columnsPerThread()) + "/vw" +
                      std::to_string(s.vectorWidth) + "/tpb" +
-                     std::to_string(s.tilesPerBlock) + "/" + orderName(s.rowOrder);
+                     std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder);
   if (s.rowSplits > 1)
     text += "/split" + std::to_string(s.rowSplits);
   if (s.tileOrder == sopt::TileOrder::ByColumn)
@@ -871,7 +869,7 @@ std::string toJson(const SpmmSchedule &s) {
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
          ", \"threads_per_block\": " + std::to_string(s.threadsPerBlock()) +
-         ", \"row_order\": \"" + orderName(s.rowOrder) + "\"" +
+         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"" +
          ", \"row_splits\": " + std::to_string(s.rowSplits) + ", \"tile_order\": \"" +
          (s.tileOrder == sopt::TileOrder::ByColumn ? "by_column" : "by_row") + "\"}";
 }
@@ -881,7 +879,7 @@ std::string describe(const SddmmSchedule &s) {
     return "dense_blocks" + std::to_string(s.blockSize);
   return "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
          std::to_string(s.tileNonzeros) + "/vw" + std::to_string(s.vectorWidth) + "/tpb" +
-         std::to_string(s.tilesPerBlock) + "/" + orderName(s.rowOrder);
+         std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder);
 }
 
 std::string toJson(const SddmmSchedule &s) {
@@ -892,7 +890,7 @@ std::string toJson(const SddmmSchedule &s) {
          ", \"tile_nonzeros\": " + std::to_string(s.tileNonzeros) +
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
-         ", \"row_order\": \"" + orderName(s.rowOrder) + "\"}";
+         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"}";
 }
 
 /// The grid --explore times for SpMM: every schedule checkSpmmSchedule

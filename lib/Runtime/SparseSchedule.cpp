@@ -355,11 +355,9 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
   return "";
 }
 
-namespace {
-const char *rowOrderName(RowOrder order) {
+const char *sopt::rowOrderName(RowOrder order) {
   return order == RowOrder::ByLength ? "by_length" : "natural";
 }
-} // namespace
 
 std::string sopt::formatSchedule(const SpmmSchedule &s) {
   return "tile_columns = " + std::to_string(s.tileColumns) +

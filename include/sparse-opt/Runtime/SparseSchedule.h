@@ -166,6 +166,9 @@ std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
+/// The row order's name in the attributes: `natural` or `by_length`.
+const char *rowOrderName(RowOrder order);
+
 /// The schedule as the parameters of its MLIR attribute, every one given:
 /// `tile_columns = 128, threads_per_tile = 32, ...`, the text between the
 /// brackets of `#sopt.spmm_schedule<...>` / `#sopt.sddmm_schedule<...>`

@@ -20,14 +20,14 @@ using namespace mlir::sopt::cuda;
 
 namespace {
 
-const char *rowOrderName(::sopt::RowOrder order) {
+const char *rowOrderProse(::sopt::RowOrder order) {
   return order == ::sopt::RowOrder::ByLength ? "longest rows first" : "rows in order";
 }
 
 /// How an SpMM's grid is laid out, for the comment above its launch: the row
 /// order, and the row splits and tile order where they are not the default.
 std::string spmmGridText(const ::sopt::SpmmSchedule &s) {
-  std::string text = rowOrderName(s.rowOrder);
+  std::string text = rowOrderProse(s.rowOrder);
   if (s.rowSplits > 1)
     text += ", each row's nonzeros split over " + std::to_string(s.rowSplits) + " groups";
   if (s.tileOrder == ::sopt::TileOrder::ByColumn)
@@ -394,7 +394,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         "    // sopt.sddmm (A · B) ⊙ S{5}, S {0}x{1}, k = {2}: one lane per nonzero, "
         "columns of B gathered, {3} warps per block, {4}\n",
         type.getDimSize(0), type.getDimSize(1), k, s.tilesPerBlock,
-        rowOrderName(s.rowOrder), summary);
+        rowOrderProse(s.rowOrder), summary);
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmGather<{0}>({1}, {2}, {3}, {4}, {5}, {6}, {7}, "
         "stream{8})));\n",

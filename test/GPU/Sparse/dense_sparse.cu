@@ -149,21 +149,30 @@ void denseCscF16(Report &report) {
                tolerance<__half>());
 }
 
+/// Y = X · S + b (b by Y's column) through a generated function `fn` of
+/// (X, S's CSC arrays, nnz, b, Y), X of m rows, S's CSC arrays those of the
+/// CSR pattern `t` of Sᵀ, against float64.
+template <typename Fn>
+void checkCscWithBias(Report &report, const std::string &name, Fn fn, const Pattern &t,
+                      int64_t m) {
+  DeviceCsr<float> csc(t);
+  Tensor<float> x(m * t.cols), b(t.rows), y(m * t.rows);
+  x.randomize(), b.randomize();
+  y.poison();
+  launch(fn, x.device, csc.positions.device, csc.coordinates.device, csc.values.device,
+         t.nnz(), b.device, y.device);
+  y.download();
+  std::vector<double> ref = timesCsc(x.values, m, t, csc.values.values);
+  addColumnBias(ref, m, b.values);
+  report.check(name, relativeError(y.values, ref), tolerance<float>());
+}
+
 /// A hand-set schedule with 4-wide loads of Xᵀ: Cᵀ stored row-major and
 /// transposed, the bias epilogue indexed by Y's column.
 void denseCscVec4(Report &report) {
   Pattern t = randomPattern("st", 70, 129, [](int64_t c) { return c % 11 == 5 ? 0.0 : 0.3; });
-  DeviceCsr<float> csc(t);
-  Tensor<float> x(100 * 129), b(70), y(100 * 70);
-  x.randomize(), b.randomize();
-  y.poison();
-  launch(dense_csc_vec4, x.device, csc.positions.device, csc.coordinates.device,
-         csc.values.device, t.nnz(), b.device, y.device);
-  y.download();
-  std::vector<double> ref = timesCsc(x.values, 100, t, csc.values.values);
-  addColumnBias(ref, 100, b.values);
-  report.check("dense_csc_vec4 100x129 * CSC 129x70 + b f32", relativeError(y.values, ref),
-               tolerance<float>());
+  checkCscWithBias(report, "dense_csc_vec4 100x129 * CSC 129x70 + b f32", dense_csc_vec4, t,
+                   100);
 }
 
 /// S has one column.
@@ -187,17 +196,8 @@ void denseCscBlocks(Report &report) {
   Pattern t = randomPattern("st", 300, 257, [](int64_t c) {
     return c == 7 ? 1.0 : c % 13 == 2 ? 0.0 : 0.35;
   });
-  DeviceCsr<float> csc(t);
-  Tensor<float> x(37 * 257), b(300), y(37 * 300);
-  x.randomize(), b.randomize();
-  y.poison();
-  launch(dense_csc_blocks, x.device, csc.positions.device, csc.coordinates.device,
-         csc.values.device, t.nnz(), b.device, y.device);
-  y.download();
-  std::vector<double> ref = timesCsc(x.values, 37, t, csc.values.values);
-  addColumnBias(ref, 37, b.values);
-  report.check("dense_csc_blocks 37x257 * CSC 257x300 + b f32 dense_blocks",
-               relativeError(y.values, ref), tolerance<float>());
+  checkCscWithBias(report, "dense_csc_blocks 37x257 * CSC 257x300 + b f32 dense_blocks",
+                   dense_csc_blocks, t, 37);
 }
 
 } // namespace
