@@ -234,7 +234,7 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     - `tiling` (optional, default `nonzeros`): `dense_blocks` computes whole
       `block_size` x `block_size` blocks of `A · Bᵀ` on tensor cores (f32
       through three TF32 products per product) and keeps the entries `S`
-      samples, skipping blocks without entries: faster than a dot product
+      samples, skipping blocks whose rows are empty: faster than a dot product
       per nonzero when `S` is dense enough. Only with `transpose_rhs`,
       f32/f16/bf16, `row_order = natural`; the fields above do not apply.
     - `block_size` (default 64): the side of a dense block, 32 or 64. A

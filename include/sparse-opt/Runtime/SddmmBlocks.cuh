@@ -7,7 +7,7 @@
 // block reads each of its 64 rows of A and B once for 4096 outputs.
 //
 // A block of 8 warps owns output rows [Block by, +Block) and columns
-// [Block bx, +Block) and skips all work when S has no entry there. It walks
+// [Block bx, +Block) and skips all work when S's rows there are empty. It walks
 // k in chunks of 128 bytes per row, copied to shared memory by cp.async
 // three chunks ahead of the one that feeds the warps' mma.sync. A 64 x 64
 // block has four pieces of 32 x 32, two warps on each; a 32 x 32 block two
@@ -18,8 +18,15 @@
 // m16n8k16 with f32 accumulation; f32 uses m16n8k8 on TF32 three times per
 // product (each operand split into a TF32 part and a TF32 remainder, the
 // remainders' product dropped: about 21 of f32's 24 significand bits). The
-// block's product goes to shared memory, and the threads then write the
-// block's entries, numbered row by row.
+// block's product goes to shared memory; each warp then writes the entries
+// of its rows of the block (a coalesced row at a time).
+//
+// Where a row's entries reach the block's columns is a search of its
+// column indices (a dependent load per step) by 2 x Block threads, one per
+// row and bound. Searched before the multiplies, it left the tensor cores
+// idle for a third of a short kernel; instead each step's loads are issued
+// after one chunk's multiply and used after the next, and the windows are
+// only needed for the final writes.
 //
 // Requires sm_80 or newer. A, B and S's values must be aligned to 16 bytes
 // and k a multiple of 16 bytes' elements for the vector loads
@@ -106,13 +113,6 @@ template <typename T, int Block>
 constexpr size_t kDynamicBytes = sizeof(Stage<T, Block>) * kStages > kProductBytes<Block>
                                      ? sizeof(Stage<T, Block>) * kStages
                                      : kProductBytes<Block>;
-
-/// Where the block's entries are. Row r's entries in the block's columns
-/// are begin[r] .. end[r] of S; they are the block's entries first[r] ..
-/// first[r + 1] in row order.
-template <int Block> struct Windows {
-  int32_t begin[Block], end[Block], first[Block + 1];
-};
 
 /// Blocks per SM the register budget is set for: two of 64 x 64 (shared
 /// memory allows three), three of 32 x 32 (their stages are half the size).
@@ -209,20 +209,50 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int 
   }
 }
 
-/// The block row whose entries include the block's entry `index`: the last
-/// r with first[r] <= index.
-template <int Block>
-__device__ __forceinline__ int rowOfIndex(const int32_t (&first)[Block + 1], int32_t index) {
-  int lo = 0, hi = Block - 1;
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (first[mid] <= index)
-      lo = mid;
-    else
-      hi = mid - 1;
+/// One thread's search for where a row's entries reach a column: the first
+/// index in [low, high) of S's entries whose column is at least `column`.
+/// Each step loads Probes evenly spaced entries and keeps the span between
+/// them that holds the bound; the kernel issues a step's loads after one
+/// chunk's multiply and narrows after the next, so the loads wait behind the
+/// tensor cores instead of before them.
+template <int Probes> struct BoundSearch {
+  int32_t low = 0, high = 0, column = 0;
+  int32_t at[Probes], loaded[Probes];
+  bool inFlight = false;
+
+  __device__ __forceinline__ void issue(const int32_t *__restrict__ coordinates) {
+    inFlight = low < high;
+    if (!inFlight)
+      return;
+#pragma unroll
+    for (int j = 0; j < Probes; ++j) {
+      at[j] = low + int32_t(int64_t(high - low) * (j + 1) / (Probes + 1));
+      loaded[j] = coordinates[at[j]];
+    }
   }
-  return lo;
-}
+
+  __device__ __forceinline__ void narrow() {
+    if (!inFlight)
+      return;
+    inFlight = false;
+    int32_t newLow = low, newHigh = high;
+#pragma unroll
+    for (int j = 0; j < Probes; ++j) {
+      if (loaded[j] < column)
+        newLow = max(newLow, at[j] + 1);
+      else
+        newHigh = min(newHigh, at[j]);
+    }
+    low = newLow, high = newHigh;
+  }
+};
+
+/// Probes per search step: 16-bit blocks have half as many chunks of k to
+/// hide the steps behind, and registers to spare.
+template <typename T> constexpr int kProbes = sizeof(T) == 2 ? 3 : 1;
+/// Steps that close a search over 4096 entries: each divides the span by
+/// Probes + 1.
+template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 
 } // namespace sddmm_blocks
 
@@ -239,12 +269,25 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
 #else
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
   Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(dynamicSmem);
-  __shared__ Windows<Block> windows;
   const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
   const int32_t chunks = (k + S::kChunk - 1) / S::kChunk;
 
-  // The first chunks are requested before the row windows are searched:
-  // both wait on memory, in parallel.
+  // Threads 0 .. Block - 1 search where row r of the block reaches column
+  // col0, the next Block threads where it reaches col0 + Block (column
+  // indices are 32-bit: a bound past INT32_MAX is the row's end).
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  __shared__ int32_t windowBegin[Block], windowEnd[Block];
+  BoundSearch<kProbes<T>> bound;
+  if (threadIdx.x < 2 * Block && row0 + threadIdx.x % Block < s.rows) {
+    const int64_t row = row0 + threadIdx.x % Block;
+    bound.low = s.positions[row];
+    bound.high = s.positions[row + 1];
+    const int64_t column = threadIdx.x < Block ? col0 : col0 + Block;
+    bound.column = int32_t(column < INT32_MAX ? column : INT32_MAX);
+  }
+
+  // The first chunks are requested while the rows' positions arrive (and
+  // after them: a load behind the block's copies waits for them).
 #pragma unroll
   for (int c = 0; c < kStages - 1; ++c) {
     if (c < chunks) {
@@ -254,59 +297,18 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
     commitCopies();
   }
 
-  // Threads 0..Block-1 find where row r's entries reach column col0, the
-  // next Block threads where they reach col0 + Block.
-  if (threadIdx.x < 2 * Block) {
-    const int r = threadIdx.x % Block;
-    int32_t bound = 0;
-    if (row0 + r < s.rows) {
-      const int32_t rowBegin = s.positions[row0 + r], rowEnd = s.positions[row0 + r + 1];
-      bound = lowerBound(s.coordinates, rowBegin, rowEnd,
-                         threadIdx.x < Block ? col0 : col0 + Block);
-    }
-    (threadIdx.x < Block ? windows.begin : windows.end)[r] = bound;
-  }
-  __syncthreads();
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  if (warp == 0) { // number the block's entries: lane l counts rows l R .. l R + R - 1
-    constexpr int kRowsPerLane = Block / 32;
-    int32_t count[kRowsPerLane], upTo = 0;
-#pragma unroll
-    for (int i = 0; i < kRowsPerLane; ++i) {
-      const int r = lane * kRowsPerLane + i;
-      count[i] = windows.end[r] - windows.begin[r];
-      upTo += count[i];
-    }
-#pragma unroll
-    for (int offset = 1; offset < 32; offset *= 2) {
-      const int32_t before = __shfl_up_sync(0xffffffffu, upTo, offset);
-      if (lane >= offset)
-        upTo += before;
-    }
-    int32_t before = upTo;
-#pragma unroll
-    for (int i = 0; i < kRowsPerLane; ++i)
-      before -= count[i];
-#pragma unroll
-    for (int i = 0; i < kRowsPerLane; ++i) {
-      windows.first[lane * kRowsPerLane + i] = before;
-      before += count[i];
-    }
-    if (lane == 31)
-      windows.first[Block] = upTo;
-  }
-  __syncthreads();
-  const int32_t entries = windows.first[Block];
-  if (entries == 0) {
+  // Rows without entries need no product.
+  if (!__syncthreads_or(bound.low < bound.high)) {
     waitCopies<0>(); // no copy may outlive the block
-    return;          // S samples nothing here
+    return;
   }
+  bound.issue(s.coordinates);
 
   const int piece = warp % P::kPieces, slice = warp / P::kPieces;
   const int warpRow = (piece / P::kPiecesN) * kWarpRows;
   const int warpCol = (piece % P::kPiecesN) * P::kWarpCols;
   float acc[kTilesM][P::kTilesN][4] = {};
-  for (int32_t c = 0; c < chunks; ++c) {
+  auto multiplyNext = [&](int32_t c) {
     waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
     __syncthreads();           // ... every thread's; chunk c - 1 is consumed
     const int32_t next = c + kStages - 1;
@@ -317,9 +319,28 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
     }
     commitCopies(); // an empty group past the end keeps the count uniform
     multiplyChunk<T, Block, P::kSlices>(stages[c % kStages], warpRow, warpCol, slice, acc);
+  };
+  // A search step per chunk while searches can be open (a row of 4096
+  // entries takes 13 binary steps), then the multiplies alone: the steps'
+  // code in every iteration slowed long k (0.93-0.99x in f32, k = 1024).
+  const int32_t searchChunks = min(chunks, kSearchSteps<kProbes<T>>);
+  int32_t c = 0;
+  for (; c < searchChunks; ++c) {
+    multiplyNext(c);
+    bound.narrow(); // the loads issued a chunk ago
+    bound.issue(s.coordinates);
   }
+  for (; c < chunks; ++c)
+    multiplyNext(c);
+  // Small k leaves steps for after the loop.
+  while (bound.inFlight) {
+    bound.narrow();
+    bound.issue(s.coordinates);
+  }
+  if (threadIdx.x < 2 * Block)
+    (threadIdx.x < Block ? windowBegin : windowEnd)[threadIdx.x % Block] = bound.low;
   waitCopies<0>();
-  __syncthreads(); // the stages become the slices' products
+  __syncthreads(); // the stages become the slices' products; the windows are in
 
   // Each slice's product to shared memory; an output is the sum of its
   // slices' entries.
@@ -328,35 +349,49 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   storeAccumulators(acc, product + slice * kSliceFloats, P::kProductStride, warpRow, warpCol);
   __syncthreads();
 
-  // Sampling: thread i writes the block's entries i, i + 256, ..., four
-  // at a time so that four entries' loads are in flight (a row at a time
-  // would wait on memory once per row).
-  constexpr int kBatch = 4;
-  for (int32_t base = threadIdx.x; base < entries; base += kBatch * kThreads) {
-    int r[kBatch];
-    int32_t entry[kBatch], column[kBatch];
-    float pattern[kBatch];
+  // Sampling: warp w writes the entries of the block's rows w R .. w R +
+  // R - 1, lane l the entries l, l + 32, ... of a row's window (coalesced),
+  // with the loads of all its rows' columns and pattern values in flight
+  // together. (A thread per entry, finding its row by a binary search of
+  // the windows, spent a third of the kernel here.)
+  constexpr int kRows = Block / kWarps;
+  auto write = [&](int i, int32_t entry, int32_t column, float pattern) {
+    const int r = warp * kRows + i;
+    const int at = r * P::kProductStride + int(column - col0);
+    float sum = product[at];
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u) {
-      const int32_t index = base + u * kThreads;
-      r[u] = index < entries ? rowOfIndex<Block>(windows.first, index) : -1;
-      if (r[u] >= 0) {
-        entry[u] = windows.begin[r[u]] + (index - windows.first[r[u]]);
-        column[u] = s.coordinates[entry[u]];
-        pattern[u] = toFloat(s.values[entry[u]]);
+    for (int sl = 1; sl < P::kSlices; ++sl)
+      sum += product[sl * kSliceFloats + at];
+    out[entry] = fromFloat<T>(epilogue(row0 + r, column, entry, sum, pattern));
+  };
+  constexpr int kPerRow = Block / 32; // a window of distinct columns holds <= Block
+  int32_t begin[kRows], end[kRows];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    begin[i] = windowBegin[warp * kRows + i];
+    end[i] = windowEnd[warp * kRows + i];
+  }
+  int32_t column[kRows][kPerRow];
+  float pattern[kRows][kPerRow];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int h = 0; h < kPerRow; ++h) {
+      const int32_t entry = begin[i] + lane + 32 * h;
+      if (entry < end[i]) {
+        column[i][h] = s.coordinates[entry];
+        pattern[i][h] = toFloat(s.values[entry]);
       }
     }
 #pragma unroll
-    for (int u = 0; u < kBatch; ++u)
-      if (r[u] >= 0) {
-        const int at = r[u] * P::kProductStride + int(column[u] - col0);
-        float sum = product[at];
+  for (int i = 0; i < kRows; ++i) {
 #pragma unroll
-        for (int sl = 1; sl < P::kSlices; ++sl)
-          sum += product[sl * kSliceFloats + at];
-        out[entry[u]] =
-            fromFloat<T>(epilogue(row0 + r[u], column[u], entry[u], sum, pattern[u]));
-      }
+    for (int h = 0; h < kPerRow; ++h)
+      if (begin[i] + lane + 32 * h < end[i])
+        write(i, begin[i] + lane + 32 * h, column[i][h], pattern[i][h]);
+    // Only a row with repeated columns has more.
+    for (int32_t entry = begin[i] + Block + lane; entry < end[i]; entry += 32)
+      write(i, entry, s.coordinates[entry], toFloat(s.values[entry]));
   }
 #endif
 }

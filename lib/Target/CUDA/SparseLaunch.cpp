@@ -404,7 +404,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
-        "cores, sampled at S's entries (blocks without entries skipped)\n",
+        "cores, sampled at S's entries (blocks of empty rows skipped)\n",
         type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize);
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}>({1}, {2}, {3}, {4}, {5}, "

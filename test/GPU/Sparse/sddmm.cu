@@ -97,6 +97,28 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
   return out;
 }
 
+/// Rows whose columns repeat (sorted, not strictly increasing): every
+/// kernel must still write each entry, the dense blocks also where one
+/// row's entries in a block outnumber the block's columns (row 3: column 5
+/// seventy times). Files cannot hold such rows (the readers refuse
+/// duplicates), arrays passed by a caller can.
+Pattern repeatedColumns() {
+  Pattern p;
+  p.name = "repeated columns 70x100", p.rows = 70, p.cols = 100;
+  for (int64_t r = 0; r < p.rows; ++r) {
+    if (r == 3)
+      p.coordinates.insert(p.coordinates.end(), 70, 5);
+    else if (r % 2 == 0)
+      for (int32_t c = int32_t(r % 7); c < p.cols; c += 7) {
+        p.coordinates.push_back(c);
+        if (c % 3 == 0)
+          p.coordinates.push_back(c);
+      }
+    p.positions.push_back(int32_t(p.coordinates.size()));
+  }
+  return p;
+}
+
 /// The awkward patterns with several inner sizes, both forms and
 /// hand-picked schedules, or (`dlmc`) the DLMC matrices, (A · Bᵀ) ⊙ S under
 /// the compiler's schedule.
@@ -122,6 +144,8 @@ int main(int argc, char **argv) {
   if (!testPatterns(argc, argv, cases))
     return 1;
   const bool dlmc = argc > 1;
+  if (!dlmc)
+    cases.push_back(repeatedColumns());
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
 #endif
