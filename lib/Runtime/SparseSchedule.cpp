@@ -49,6 +49,12 @@ constexpr int64_t kBusyThreads = 132 * 1024;
 /// 32 x 32 blocks won from 6.7e6 products (512 x 512 at 10 %, k = 256).
 constexpr double kDenseBlocksDensity16 = 0.06, kDenseBlocksWork16 = 6e6;
 constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
+/// f32 also from 15 % density and 1e7 products when the blocks fill the
+/// GPU (kSddmmWideBlocks of them): since the blocks search their rows
+/// during the multiplies, 512 x 512 at 70-80 % with k = 256 ran 1.17-1.21x
+/// faster in 32 x 32 blocks than in tiles (H100 sweep of 9c90ba0; the
+/// 2048 x 512 patterns at 10 %, 2.7e7 products, stay faster in tiles).
+constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 1e7;
 
 /// When SpMM uses dense blocks (f32, SpmmBlocks.cuh), fitted on an H100
 /// sweep of every DLMC matrix (benchmarks/sparse --explore-all, N = 256 and
@@ -137,6 +143,23 @@ constexpr int64_t kSddmmWideBlocks = 132;
 /// nonzero: computing every product of a dense block costs less than
 /// reading a row of B per output once the pattern is dense enough and the
 /// product large enough. A pattern not known is assumed too sparse.
+/// Blocks of side `side` an SDDMM of the pattern's shape makes.
+int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
+  return ((stats.rows + side - 1) / side) * ((stats.cols + side - 1) / side);
+}
+
+/// The side of the SDDMM dense blocks: 64 when the pattern makes at least
+/// kSddmmWideBlocks blocks of 64 x 64, otherwise 32 (four times the blocks,
+/// four warps on each 32 x 16 piece, each on a quarter of k).
+int sddmmBlockSize(const SparsityStats &stats) {
+  return sddmmBlocksOf(stats, 64) >= kSddmmWideBlocks ? 64 : 32;
+}
+
+/// The dense blocks of the side sddmmBlockSize chooses.
+int64_t sddmmBlockCount(const SparsityStats &stats) {
+  return sddmmBlocksOf(stats, sddmmBlockSize(stats));
+}
+
 bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
@@ -145,7 +168,9 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (elementBytes == 2)
     return density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16;
   if (elementBytes == 4)
-    return density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32;
+    return (density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32) ||
+           (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
+            sddmmBlockCount(stats) >= kSddmmWideBlocks);
   return false;
 }
 
@@ -157,13 +182,6 @@ bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
   return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16;
 }
 
-/// The side of the SDDMM dense blocks: 64 when the pattern makes at least
-/// kSddmmWideBlocks blocks of 64 x 64, otherwise 32 (four times the blocks,
-/// four warps on each 32 x 16 piece, each on a quarter of k).
-int sddmmBlockSize(const SparsityStats &stats) {
-  const int64_t blocks = ((stats.rows + 63) / 64) * ((stats.cols + 63) / 64);
-  return blocks >= kSddmmWideBlocks ? 64 : 32;
-}
 
 /// Whether visiting the longest rows first is worth preparing: a known
 /// pattern whose rows differ in length.
