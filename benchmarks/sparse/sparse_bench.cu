@@ -41,7 +41,7 @@ cudaError_t oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a, c
 template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                       const T *lhs, const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                      cudaStream_t stream);
+                      const int32_t *columnWindows, cudaStream_t stream);
 
 } // namespace bench
 
@@ -58,10 +58,11 @@ cudaError_t bench::oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T
 template <typename T>
 cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                              const T *lhs, const T *rhs, int64_t k, T *out,
-                             const int32_t *rowOrder, cudaStream_t stream) {
+                             const int32_t *rowOrder, const int32_t *columnWindows,
+                             cudaStream_t stream) {
   // The benchmark's SDDMM is always D = (A · Bᵀ) ⊙ S with B[n, k].
   return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
-                           stream);
+                           stream, columnWindows);
 }
 #endif
 
@@ -72,7 +73,7 @@ template cudaError_t bench::oursSpmm<float>(const sopt::SpmmSchedule &,
 template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, float *, const int32_t *,
-                                             cudaStream_t);
+                                             const int32_t *, cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
@@ -81,7 +82,7 @@ template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
 template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, __half *,
-                                              const int32_t *, cudaStream_t);
+                                              const int32_t *, const int32_t *, cudaStream_t);
 #endif
 
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 1
@@ -990,7 +991,13 @@ struct DeviceMatrix {
   int index = 0;
   int64_t rows = 0, cols = 0, nnz = 0;
   DeviceBuffer positions, coordinates, rowOrder;
+  /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64.
+  DeviceBuffer windows32, windows64;
   sopt::SparsityStats stats;
+
+  const int32_t *columnWindows(int blockSize) const {
+    return (blockSize == 32 ? windows32 : windows64).as<int32_t>();
+  }
 };
 
 std::string cusparseMessage(const char *what, cusparseStatus_t s) {
@@ -1442,8 +1449,9 @@ private:
     const int32_t *order = m.rowOrder.as<int32_t>();
     auto oursWith = [&](const SddmmSchedule &s) -> Call {
       return [&, s](cudaStream_t st) -> std::string {
-        cudaError_t e = bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim,
-                                            outOurs.as<T>(), order, st);
+        cudaError_t e =
+            bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, outOurs.as<T>(),
+                                order, m.columnWindows(s.blockSize), st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };
@@ -2324,6 +2332,21 @@ int main(int argc, char **argv) {
         CUDA_TRY(cudaMemcpyAsync(m.coordinates.get(), csr.coordinates, m.coordinates.bytes(),
                                  cudaMemcpyHostToDevice, stream));
         CUDA_TRY(cudaMemcpyAsync(m.rowOrder.get(), order.data(), m.rowOrder.bytes(),
+                                 cudaMemcpyHostToDevice, stream));
+        // So are the SDDMM dense blocks' column windows.
+        std::vector<int32_t> windows32(
+            sopt_csr_column_windows_size(csr.rows, csr.cols, 32));
+        std::vector<int32_t> windows64(
+            sopt_csr_column_windows_size(csr.rows, csr.cols, 64));
+        sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, 32,
+                                windows32.data());
+        sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, 64,
+                                windows64.data());
+        m.windows32.allocate(windows32.size() * sizeof(int32_t));
+        m.windows64.allocate(windows64.size() * sizeof(int32_t));
+        CUDA_TRY(cudaMemcpyAsync(m.windows32.get(), windows32.data(), m.windows32.bytes(),
+                                 cudaMemcpyHostToDevice, stream));
+        CUDA_TRY(cudaMemcpyAsync(m.windows64.get(), windows64.data(), m.windows64.bytes(),
                                  cudaMemcpyHostToDevice, stream));
         CUDA_TRY(cudaStreamSynchronize(stream));
         sopt_csr_free(&csr);

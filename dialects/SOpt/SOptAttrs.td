@@ -234,7 +234,10 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     - `tiling` (optional, default `nonzeros`): `dense_blocks` computes whole
       `block_size` x `block_size` blocks of `A · Bᵀ` on tensor cores (f32
       through three TF32 products per product) and keeps the entries `S`
-      samples, skipping blocks whose rows are empty: faster than a dot product
+      samples (with the pattern known at compile time, its rows' column
+      windows are a table in the generated code and blocks without entries
+      are skipped; otherwise the blocks search their rows and skip those
+      whose rows are empty): faster than a dot product
       per nonzero when `S` is dense enough. Only with `transpose_rhs`,
       f32/f16/bf16, `row_order = natural`; the fields above do not apply.
     - `block_size` (default 64): the side of a dense block, 32 or 64. A

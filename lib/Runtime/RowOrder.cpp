@@ -33,3 +33,26 @@ extern "C" void sopt_csr_row_order(const int32_t *positions, int64_t rows,
     return positions[a + 1] - positions[a] > positions[b + 1] - positions[b];
   });
 }
+
+extern "C" int64_t sopt_csr_column_windows_size(int64_t rows, int64_t cols, int64_t block) {
+  if (rows <= 0 || cols < 0 || block <= 0)
+    return 0;
+  return rows * ((cols + block - 1) / block + 1);
+}
+
+extern "C" void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinates,
+                                        int64_t rows, int64_t cols, int64_t block,
+                                        int32_t *windows) {
+  if (rows <= 0 || cols < 0 || block <= 0)
+    return;
+  const int64_t blocks = (cols + block - 1) / block;
+  for (int64_t r = 0; r < rows; ++r) {
+    // One walk along the row: its columns increase.
+    int32_t entry = positions[r];
+    for (int64_t j = 0; j <= blocks; ++j) {
+      while (entry < positions[r + 1] && coordinates[entry] < j * block)
+        ++entry;
+      windows[r * (blocks + 1) + j] = entry;
+    }
+  }
+}

@@ -1,10 +1,11 @@
 /*===- RowOrder.h - row statistics and load-balancing order -----*- C -*-===//
  *
  * What the sparse schedules need to know about a CSR pattern, computed once
- * per pattern on the host: row-length statistics (to choose a schedule) and
- * the order in which the kernels visit rows (longest first, so that rows of
- * similar length share a wave and no long row starts last). Plain C API over
- * 32-bit positions; no LLVM.
+ * per pattern on the host: row-length statistics (to choose a schedule), the
+ * order in which the kernels visit rows (longest first, so that rows of
+ * similar length share a wave and no long row starts last) and where each
+ * row's entries cross the column blocks of the dense-block SDDMM. Plain C
+ * API over 32-bit positions; no LLVM.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -29,6 +30,17 @@ sopt_row_stats sopt_csr_row_stats(const int32_t *positions, int64_t rows);
  * decreasing length, equal lengths by increasing index (so the order is
  * deterministic). */
 void sopt_csr_row_order(const int32_t *positions, int64_t rows, int32_t *order);
+
+/* Where each row's entries reach each block of `block` columns: writes
+ * windows[r * (blocks + 1) + j], for blocks = ceil(cols / block) and
+ * j = 0..blocks, the index of row r's first entry whose column is at least
+ * j * block (positions[r + 1] if none). Rows must be sorted by column.
+ * `windows` holds rows * (blocks + 1) elements (sopt_csr_column_windows_size).
+ * The SDDMM dense blocks read their rows' windows from it instead of
+ * searching the columns (launchSddmmBlocks's `windows`). */
+int64_t sopt_csr_column_windows_size(int64_t rows, int64_t cols, int64_t block);
+void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinates,
+                             int64_t rows, int64_t cols, int64_t block, int32_t *windows);
 
 #ifdef __cplusplus
 } /* extern "C" */

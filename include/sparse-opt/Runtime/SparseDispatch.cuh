@@ -135,18 +135,20 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 
 /// D = (A · Bᵀ) ⊙ S (transposeRhs, B[n, k]) or (A · B) ⊙ S (B[k, n]) under
 /// schedule `s`; D's values are written to `out` (nnz of them). `rowOrder`
-/// serves the (A · B) form with a ByLength schedule.
+/// serves the (A · B) form with a ByLength schedule; `columnWindows`, if
+/// given, the dense blocks (sopt_csr_column_windows for s.blockSize).
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
-                     const int32_t *rowOrder, cudaStream_t stream) {
+                     const int32_t *rowOrder, cudaStream_t stream,
+                     const int32_t *columnWindows = nullptr) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
       if (s.blockSize == 32)
-        return launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream);
-      return launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream);
+        return launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream, {}, columnWindows);
+      return launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream, {}, columnWindows);
     }
     return cudaErrorInvalidValue;
   }

@@ -324,7 +324,7 @@ LogicalResult HostWriter::emitSparseText(FailureOr<SparseLaunchText> text) {
 }
 
 LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
-  std::string tablePrefix = fn.getName().str() + "_row_order" + std::to_string(counter++);
+  std::string tablePrefix = fn.getName().str() + std::to_string(counter++);
   if (!op.isDenseTimesSparse()) {
     if (!csr.count(op.getLhs()))
       return op.emitOpError("has a schedule, but its sparse operand is not a CSR "
@@ -392,7 +392,7 @@ LogicalResult HostWriter::emitSddmm(SddmmOp op) {
   if (failed(emitSparseText(emitSddmmLaunch(
           op, pattern, pointer.lookup(op.getLhs()), pointer.lookup(op.getRhs()),
           result.values, functor, summary,
-          fn.getName().str() + "_row_order" + std::to_string(counter++)))))
+          fn.getName().str() + std::to_string(counter++)))))
     return failure();
   csr[stored] = result;
   return success();

@@ -95,6 +95,41 @@ LogicalResult readPattern(Operation *op, const std::string &path, bool transpose
   return success();
 }
 
+/// A table prepared from a pattern at compile time: `values` as a static
+/// array (`comment` above it), uploaded on the first call, and a guard that
+/// the caller passes a pattern of the table's `nnz` (`what` names the table
+/// in that guard's comment). Returns the device pointer's name.
+std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
+                             ArrayRef<int32_t> values, int64_t nnz,
+                             const CsrExpressions &csr, SparseLaunchText &text) {
+  std::string table;
+  llvm::raw_string_ostream os(table);
+  os << comment << "\nstatic const int32_t " << name << "_host[] = {";
+  for (auto [i, v] : llvm::enumerate(values))
+    os << (i % 16 == 0 ? "\n    " : " ") << v << ",";
+  if (values.empty())
+    os << "0";
+  os << "\n};\n\n";
+  text.statics += table;
+  // Uploaded on first use; a function-local static initialises once even
+  // when several threads call.
+  text.body += llvm::formatv(
+      "    static const int32_t *{0} = [] {{\n"
+      "      int32_t *device = nullptr;\n"
+      "      if (cudaMalloc(&device, sizeof({0}_host)) != cudaSuccess ||\n"
+      "          cudaMemcpy(device, {0}_host, sizeof({0}_host), cudaMemcpyHostToDevice) != cudaSuccess)\n"
+      "        return (int32_t *)nullptr;\n"
+      "      return device;\n"
+      "    }();\n"
+      "    if (!{0})\n"
+      "      return cudaErrorMemoryAllocation;\n"
+      "    // The {3} prepared for a pattern of {1} nonzeros.\n"
+      "    if ({2} != {1})\n"
+      "      return cudaErrorInvalidValue;\n",
+      name, nnz, csr.nnz, what);
+  return name.str();
+}
+
 /// The row order of the schedule as `statics` + the expression of the device
 /// pointer (nullptr for rows in order), and a guard that the caller passes
 /// the pattern the order was prepared for. `transposed`: the rows are those
@@ -118,35 +153,35 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
   sopt_csr_row_order(m.positions, m.rows, rows.data());
   const int64_t nnz = m.nnz;
   sopt_csr_free(&m);
+  pointer = emitPatternTable(
+      name, "// Rows of " + path + (transposed ? " transposed" : "") + ", longest first.",
+      "order was", rows, nnz, csr, text);
+  return success();
+}
 
-  std::string table;
-  llvm::raw_string_ostream os(table);
-  os << "// Rows of " << path << (transposed ? " transposed" : "")
-     << ", longest first.\nstatic const int32_t " << name
-     << "_host[] = {";
-  for (auto [i, r] : llvm::enumerate(rows))
-    os << (i % 16 == 0 ? "\n    " : " ") << r << ",";
-  if (rows.empty())
-    os << "0";
-  os << "\n};\n\n";
-  text.statics += table;
-  // Uploaded on first use; a function-local static initialises once even
-  // when several threads call.
-  text.body += llvm::formatv(
-      "    static const int32_t *{0} = [] {{\n"
-      "      int32_t *device = nullptr;\n"
-      "      if (cudaMalloc(&device, sizeof({0}_host)) != cudaSuccess ||\n"
-      "          cudaMemcpy(device, {0}_host, sizeof({0}_host), cudaMemcpyHostToDevice) != cudaSuccess)\n"
-      "        return (int32_t *)nullptr;\n"
-      "      return device;\n"
-      "    }();\n"
-      "    if (!{0})\n"
-      "      return cudaErrorMemoryAllocation;\n"
-      "    // The order was prepared for a pattern of {1} nonzeros.\n"
-      "    if ({2} != {1})\n"
-      "      return cudaErrorInvalidValue;\n",
-      name, nnz, csr.nnz);
-  pointer = name.str();
+/// Where the rows of an SDDMM pattern known at compile time reach each
+/// block of `block` columns (sopt_csr_column_windows), as `statics` + the
+/// expression of the device pointer, uploaded on first use like the row
+/// order; nullptr (the blocks search their rows) without a pattern file.
+LogicalResult emitColumnWindows(Operation *op, Value sparse, int block, StringRef name,
+                                const CsrExpressions &csr, SparseLaunchText &text,
+                                std::string &pointer) {
+  pointer = "nullptr";
+  std::string path = patternFile(sparse);
+  if (path.empty())
+    return success();
+  sopt_csr m{};
+  if (failed(readPattern(op, path, /*transposed=*/false, m)))
+    return failure();
+  std::vector<int32_t> windows(sopt_csr_column_windows_size(m.rows, m.cols, block));
+  sopt_csr_column_windows(m.positions, m.coordinates, m.rows, m.cols, block, windows.data());
+  const int64_t nnz = m.nnz;
+  sopt_csr_free(&m);
+  pointer = emitPatternTable(name,
+                             "// Where the rows of " + path + " reach each block of " +
+                                 std::to_string(block) +
+                                 " columns\n// (sopt_csr_column_windows).",
+                             "windows were", windows, nnz, csr, text);
   return success();
 }
 
@@ -181,7 +216,8 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   // A pattern file holds the arrays passed: a CSC operand's are already Sᵀ's.
   const bool transposeFile =
       transposed && getSparseFormat(sparseType) == SparseFormat::CSR;
-  if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder, tablePrefix, a, text,
+  if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder,
+                          tablePrefix.str() + "_row_order", a, text,
                           order)))
     return failure();
   const bool storeTransposed = transposed && storesTransposed(s);
@@ -388,7 +424,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   if (!op.getTransposeRhs()) {
     std::string order;
     if (failed(emitRowOrder(op, op.getPattern(), /*transposed=*/false, s.rowOrder,
-                            tablePrefix, pattern, text, order)))
+                            tablePrefix.str() + "_row_order", pattern, text, order)))
       return failure();
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · B) ⊙ S{5}, S {0}x{1}, k = {2}: one lane per nonzero, "
@@ -402,14 +438,27 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     return text;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
+    std::string windows;
+    if (failed(emitColumnWindows(op, op.getPattern(), s.blockSize,
+                                 tablePrefix.str() + "_column_windows", pattern, text,
+                                 windows)))
+      return failure();
+    const bool prepared = windows != "nullptr";
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
-        "cores, sampled at S's entries (blocks of empty rows skipped)\n",
-        type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize);
+        "cores, sampled at S's entries ({5})\n",
+        type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize,
+        prepared ? "rows' column windows prepared at compile time, blocks without entries "
+                   "skipped"
+                 : "rows' column windows searched, blocks of empty rows skipped");
+    // The epilogue precedes the windows among the launcher's arguments.
+    std::string tail = prepared ? (epilogue.empty() ? ", sopt::ScaleByPattern{}" : epilogueArg) +
+                                      ", " + windows
+                                : epilogueArg;
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",
-        element, matrix, lhs, rhs, k, out, epilogueArg, s.blockSize);
+        element, matrix, lhs, rhs, k, out, tail, s.blockSize);
     return text;
   }
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;

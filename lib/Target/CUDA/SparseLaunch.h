@@ -44,7 +44,8 @@ struct SparseLaunchText {
 /// The launch of `op`'s scheduled SpMM, C = epilogue(A · B). `epilogue` is a
 /// C++ expression constructing the epilogue functor, or empty for none;
 /// `summary` describes the epilogue for the comment above the launch.
-/// `tablePrefix` names the row order table. Fails, located at `op`, when the
+/// `tablePrefix` begins the names of the tables and temporaries the launch
+/// needs (row order, transposed result). Fails, located at `op`, when the
 /// schedule cannot be emitted (64-bit indices, by_length without a pattern).
 ///
 /// For dense × sparse, X[m, k] · S[k, n], `a` is Sᵀ in CSR (n x k), `b` is
@@ -76,7 +77,9 @@ std::string describeSpmm(SpmmOp op);
 /// The launch of `op`'s scheduled SDDMM; D's nnz values go to `out`.
 /// `epilogue` constructs the functor applied to each entry (empty: the
 /// kernels' default, the product times the pattern's value); `summary`
-/// names it in the comment above the launch.
+/// names it in the comment above the launch; `tablePrefix` begins the names
+/// of its tables (row order, the dense blocks' column windows when the
+/// pattern is known at compile time).
 FailureOr<SparseLaunchText> emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern,
                                             llvm::StringRef lhs, llvm::StringRef rhs,
                                             llvm::StringRef out, llvm::StringRef epilogue,

@@ -56,12 +56,21 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
       ++report.failures;
       continue;
     }
-    d.poison();
-    CHECK_CUDA(::sopt::runSddmm<T>(schedule, s.view(), a.device, b.device, k, transposeRhs,
-                                   d.device, s.order.device, 0));
-    CHECK_CUDA(cudaDeviceSynchronize());
-    d.download();
-    report.check(name, errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
+    // Dense blocks twice: searching their rows' columns, and reading the
+    // windows prepared once per pattern (sopt_csr_column_windows).
+    const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
+    for (bool prepared : {false, true}) {
+      if (prepared && !blocks)
+        continue;
+      d.poison();
+      CHECK_CUDA(::sopt::runSddmm<T>(schedule, s.view(), a.device, b.device, k, transposeRhs,
+                                     d.device, s.order.device, 0,
+                                     prepared ? s.columnWindows(schedule.blockSize) : nullptr));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      d.download();
+      report.check(name + (prepared ? " windows" : ""),
+                   errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
+    }
   }
 }
 

@@ -110,21 +110,34 @@ inline Pattern readPattern(const std::string &path) {
 }
 
 /// A pattern with random values of type T on the device, and the row order
-/// (longest first) prepared once.
+/// (longest first) and the SDDMM blocks' column windows (blocks of 32 and
+/// 64) prepared once.
 template <typename T> struct DeviceCsr {
   const Pattern &pattern;
-  Tensor<int32_t> positions, coordinates, order;
+  Tensor<int32_t> positions, coordinates, order, windows32, windows64;
   Tensor<T> values;
 
   explicit DeviceCsr(const Pattern &p)
       : pattern(p), positions(p.positions.size()), coordinates(p.coordinates.size()),
-        order(size_t(p.rows)), values(p.coordinates.size()) {
+        order(size_t(p.rows)),
+        windows32(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 32))),
+        windows64(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 64))),
+        values(p.coordinates.size()) {
     upload(positions, p.positions);
     upload(coordinates, p.coordinates);
     std::vector<int32_t> rows(p.rows);
     sopt_csr_row_order(p.positions.data(), p.rows, rows.data());
     upload(order, rows);
+    for (int block : {32, 64}) {
+      std::vector<int32_t> windows(sopt_csr_column_windows_size(p.rows, p.cols, block));
+      sopt_csr_column_windows(p.positions.data(), p.coordinates.data(), p.rows, p.cols, block,
+                              windows.data());
+      upload(block == 32 ? windows32 : windows64, windows);
+    }
     values.randomize(-1, 1);
+  }
+  const int32_t *columnWindows(int block) const {
+    return (block == 32 ? windows32 : windows64).device;
   }
   ::sopt::CsrMatrix<T> view() const {
     ::sopt::CsrMatrix<T> m;

@@ -26,13 +26,13 @@
 
 // A CSC argument is passed as the arrays of its transpose in CSR; its
 // pattern file (tiny.smtx, 4 x 6: rows of 1, 3, 0, 2 entries) holds them.
-// CHECK: static const int32_t linear_row_order{{[0-9]+}}_host[] = {
+// CHECK: static const int32_t linear{{[0-9]+}}_row_order_host[] = {
 // CHECK-NEXT: 1, 3, 0, 2,
 // CHECK: extern "C" cudaError_t linear(const float *arg0, const int32_t *arg1_positions, const int32_t *arg1_coordinates, const float *arg1_values, int64_t arg1_nnz, const float *arg2, float *result0, cudaStream_t stream) {
 // CHECK:   SOPT_TRY(sopt::launchTranspose(arg0, 8, 6, [[XT:t[0-9]+]], stream));
 // CHECK:   if (arg1_nnz != 6)
 // CHECK:   // sopt.spmm 8x6 x 6x4 (CSC) as (Sᵀ · Xᵀ)ᵀ + epilogue linear_epilogue1:
-// CHECK-NEXT: SOPT_TRY((sopt::launchSpmm<float, {{[0-9]+}}, {{[0-9]+}}, 1, /*TransposeC=*/true>(sopt::CsrMatrix<float>{4, 6, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT]], 8, result0, linear_row_order{{[0-9]+}}, {{[0-9]+}}, 1, sopt::TileOrder::ByRow, stream, sopt::swapIndices(linear_epilogue1{arg2}))));
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmm<float, {{[0-9]+}}, {{[0-9]+}}, 1, /*TransposeC=*/true>(sopt::CsrMatrix<float>{4, 6, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT]], 8, result0, linear{{[0-9]+}}_row_order, {{[0-9]+}}, 1, sopt::TileOrder::ByRow, stream, sopt::swapIndices(linear_epilogue1{arg2}))));
 func.func @linear(%x: tensor<8x6xf32>,
                   %wt: tensor<6x4xf32, #CSC> {sopt.sparsity_pattern = "Inputs/tiny.smtx"},
                   %b: tensor<4xf32>) -> tensor<8x4xf32> {
@@ -78,7 +78,7 @@ func.func @unknown(%x: tensor<16x64xf16>, %s: tensor<64x32xf16, #CSR>) -> tensor
 // Y's indices, is adapted by swapIndices.
 // SUMMARY: wide_spmm0: sopt.spmm with the project's kernel, {{.*}}vector_width = 4{{.*}}; Cᵀ stored row-major, then a tiled transpose to Y
 // CHECK: extern "C" cudaError_t wide(
-// CHECK:   SOPT_TRY((sopt::launchSpmm<float, 16, 4, 4>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT:t[0-9]+]], 64, [[CT:wide_row_order[0-9]+_ct]], nullptr, 4, 1, sopt::TileOrder::ByRow, stream, sopt::swapIndices(wide_epilogue{{[0-9]+}}{arg2}))));
+// CHECK:   SOPT_TRY((sopt::launchSpmm<float, 16, 4, 4>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT:t[0-9]+]], 64, [[CT:wide[0-9]+_ct]], nullptr, 4, 1, sopt::TileOrder::ByRow, stream, sopt::swapIndices(wide_epilogue{{[0-9]+}}{arg2}))));
 // CHECK-NEXT: SOPT_TRY(sopt::launchTranspose([[CT]], 8, 64, result0, stream));
 func.func @wide(%x: tensor<64x16xf32>, %s: tensor<16x8xf32, #CSC>, %b: tensor<8xf32>) -> tensor<64x8xf32> {
   %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,

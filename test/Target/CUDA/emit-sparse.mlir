@@ -34,14 +34,14 @@
 
 // The pattern's rows, longest first (lengths 1, 3, 0, 2), uploaded once and
 // valid only for its nnz.
-// CHECK: static const int32_t linear_row_order{{[0-9]+}}_host[] = {
+// CHECK: static const int32_t linear{{[0-9]+}}_row_order_host[] = {
 // CHECK-NEXT: 1, 3, 0, 2,
 // CHECK: extern "C" cudaError_t linear(const int32_t *arg0_positions, const int32_t *arg0_coordinates, const float *arg0_values, int64_t arg0_nnz, const float *arg1, const float *arg2, float *result0, cudaStream_t stream)
 // CHECK: if (arg0_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // One launch writes the region's result; the product is never stored.
 // CHECK-NOT: cudaMallocAsync
-// CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear_row_order{{[0-9]+}}, 4, 1, sopt::TileOrder::ByRow, stream, linear_epilogue1{arg2})
+// CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear{{[0-9]+}}_row_order, 4, 1, sopt::TileOrder::ByRow, stream, linear_epilogue1{arg2})
 // CHECK-NOT: <<<
 func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"},
                   %x: tensor<6x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
@@ -64,12 +64,35 @@ func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48
 // them for dense enough known patterns): one launch, the block side its only
 // parameter.
 // CHECK: extern "C" cudaError_t scores_blocks(
-// CHECK: // sopt.sddmm (A · Bᵀ) ⊙ S, S 64x48, k = 64: dense 32x32 blocks on tensor cores
+// CHECK: // sopt.sddmm (A · Bᵀ) ⊙ S, S 64x48, k = 64: dense 32x32 blocks on tensor cores, sampled at S's entries (rows' column windows searched, blocks of empty rows skipped)
 // CHECK: sopt::launchSddmmBlocks<__half, 32>(sopt::CsrMatrix<__half>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream)
 func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tensor<64x48xf16, #CSR>) -> tensor<64x48xf16, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
       : tensor<64x64xf16>, tensor<48x64xf16>, tensor<64x48xf16, #CSR> -> tensor<64x48xf16, #CSR>
   return %d : tensor<64x48xf16, #CSR>
+}
+
+// With the pattern known at compile time (tiny.smtx, 4 x 6: rows of 1, 3,
+// 0 and 2 entries) the rows' column windows are a static table (one block
+// of 32 columns: each row's first entry and end), uploaded on first use and
+// passed after the default epilogue; the blocks then need no search.
+// CHECK: // Where the rows of {{.*}}Inputs/tiny.smtx reach each block of 32 columns
+// CHECK-NEXT: // (sopt_csr_column_windows).
+// CHECK-NEXT: static const int32_t [[WINDOWS:[a-z_0-9]+]]_host[] = {
+// CHECK-NEXT:     0, 1, 1, 4, 4, 4, 4, 6,
+// CHECK-NEXT: };
+// CHECK: extern "C" cudaError_t scores_blocks_known(
+// CHECK: static const int32_t *[[WINDOWS]] = [] {
+// CHECK: // The windows were prepared for a pattern of 6 nonzeros.
+// CHECK-NEXT: if (arg2_nnz != 6)
+// CHECK-NEXT: return cudaErrorInvalidValue;
+// CHECK: dense 32x32 blocks on tensor cores, sampled at S's entries (rows' column windows prepared at compile time, blocks without entries skipped)
+// CHECK-NEXT: SOPT_TRY((sopt::launchSddmmBlocks<__half, 32>(sopt::CsrMatrix<__half>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream, sopt::ScaleByPattern{}, [[WINDOWS]])));
+func.func @scores_blocks_known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,
+                               %s: tensor<4x6xf16, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"}) -> tensor<4x6xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
+      : tensor<4x64xf16>, tensor<6x64xf16>, tensor<4x6xf16, #CSR> -> tensor<4x6xf16, #CSR>
+  return %d : tensor<4x6xf16, #CSR>
 }
 
 // SpMM by dense tensor-core blocks (set by hand): the epilogue functor is

@@ -1,0 +1,37 @@
+/* sopt_csr_column_windows from C (column-windows.test): prints each row's
+   windows for the block sizes given after the file. */
+#include "sparse-opt/Runtime/RowOrder.h"
+#include "sparse-opt/Runtime/SparseIO.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+  if (argc < 3)
+    return 2;
+  char error[256];
+  sopt_csr m;
+  if (sopt_csr_read(argv[1], &m, error, sizeof(error)) != 0) {
+    printf("error: %s\n", error);
+    return 1;
+  }
+  for (int a = 2; a < argc; ++a) {
+    const int64_t block = atoll(argv[a]);
+    const int64_t size = sopt_csr_column_windows_size(m.rows, m.cols, block);
+    int32_t *windows = malloc(sizeof(int32_t) * (size_t)(size > 0 ? size : 1));
+    sopt_csr_column_windows(m.positions, m.coordinates, m.rows, m.cols, block, windows);
+    printf("block %lld: %lld\n", (long long)block, (long long)size);
+    const int64_t perRow = m.rows > 0 ? size / m.rows : 0;
+    for (int64_t r = 0; r < m.rows; ++r) {
+      printf("row %lld:", (long long)r);
+      for (int64_t j = 0; j < perRow; ++j)
+        printf(" %d", windows[r * perRow + j]);
+      printf("\n");
+    }
+    free(windows);
+  }
+  printf("empty: %lld %lld\n", (long long)sopt_csr_column_windows_size(0, 5, 2),
+         (long long)sopt_csr_column_windows_size(4, 5, 0));
+  sopt_csr_free(&m);
+  return 0;
+}

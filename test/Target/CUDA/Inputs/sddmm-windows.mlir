@@ -1,0 +1,20 @@
+// For compile-sddmm-windows.test: dense-block SDDMMs of a pattern known at
+// compile time (tiny.smtx), so that the generated code carries the rows'
+// column windows; with and without a fused epilogue.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+func.func @known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,
+                 %s: tensor<4x6xf16, #CSR> {sopt.sparsity_pattern = "tiny.smtx"}) -> tensor<4x6xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
+      : tensor<4x64xf16>, tensor<6x64xf16>, tensor<4x6xf16, #CSR> -> tensor<4x6xf16, #CSR>
+  return %d : tensor<4x6xf16, #CSR>
+}
+
+func.func @known_scaled(%q: tensor<4x33xf32>, %k: tensor<6x33xf32>,
+                        %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "tiny.smtx"},
+                        %scale: tensor<f32>) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+      : tensor<4x33xf32>, tensor<6x33xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<4x6xf32>
+  %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
+  return %e : tensor<4x6xf32, #CSR>
+}
