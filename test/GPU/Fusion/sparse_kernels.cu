@@ -103,6 +103,29 @@ void scoresBlocksF16(Report &report) {
                tolerance<__half>());
 }
 
+void scoresBlocksKnown(Report &report, const std::string &patternFile) {
+  Sparse<float> s(readPattern(patternFile));
+  Tensor<float> q(300 * 40), k(257 * 40), scale(1), d(s.nnz());
+  q.randomize(), k.randomize(), scale.randomize(0.5, 2);
+  d.poison();
+  launch(scores_blocks_known, q.device, k.device, s.csr.positions.device,
+         s.csr.coordinates.device, s.csr.values.device, s.nnz(), scale.device, d.device);
+  d.download();
+  std::vector<double> ref =
+      sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 40, true);
+  for (double &v : ref)
+    v *= double(scale.values[0]);
+  report.check("scores_blocks_known (A*B^T)*S*scale 300x257 k=40 dense_blocks, windows",
+               relativeError(d.values, ref), tolerance<float>());
+  // The windows were prepared for the file's pattern: another nnz is refused.
+  const cudaError_t refused =
+      scores_blocks_known(q.device, k.device, s.csr.positions.device,
+                          s.csr.coordinates.device, s.csr.values.device, s.nnz() - 1,
+                          scale.device, d.device, nullptr);
+  report.check("scores_blocks_known refuses another nnz",
+               refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.5);
+}
+
 void sampledF16(Report &report) {
   Sparse<__half> s(randomPattern("s", 1000, 999, [](int64_t r) { return r % 5 ? 0.03 : 0.0; }));
   Tensor<__half> a(1000 * 33), b(33 * 999), d(s.nnz());
@@ -165,6 +188,7 @@ int main(int argc, char **argv) {
   prunedReluBf16(report);
   scores(report, argv[1]);
   scoresBlocksF16(report);
+  scoresBlocksKnown(report, argv[1]);
   sampledF16(report);
   sparseAttention(report);
   prunedLinearBlocks(report);
