@@ -95,7 +95,8 @@ enum class SddmmTiling : int {
   Nonzeros = 0,
   /// Dense `blockSize` x `blockSize` blocks of A · Bᵀ (32 or 64) on tensor
   /// cores, sampled at S's entries (SddmmBlocks.cuh); blocks without entries
-  /// are skipped. Only for (A · Bᵀ) ⊙ S in f32, f16 or bf16; the fields of
+  /// are skipped (with prepared column windows; otherwise blocks whose rows
+  /// are empty). Only for (A · Bᵀ) ⊙ S in f32, f16 or bf16; the fields of
   /// the nonzero tiles do not apply.
   DenseBlocks = 1,
 };
