@@ -139,10 +139,6 @@ constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4;
 /// leave SMs idle, and 32 x 32 blocks make four times as many.
 constexpr int64_t kSddmmWideBlocks = 132;
 
-/// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
-/// nonzero: computing every product of a dense block costs less than
-/// reading a row of B per output once the pattern is dense enough and the
-/// product large enough. A pattern not known is assumed too sparse.
 /// Blocks of side `side` an SDDMM of the pattern's shape makes.
 int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
   return ((stats.rows + side - 1) / side) * ((stats.cols + side - 1) / side);
@@ -160,6 +156,10 @@ int64_t sddmmBlockCount(const SparsityStats &stats) {
   return sddmmBlocksOf(stats, sddmmBlockSize(stats));
 }
 
+/// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
+/// nonzero: computing every product of a dense block costs less than
+/// reading a row of B per output once the pattern is dense enough and the
+/// product large enough. A pattern not known is assumed too sparse.
 bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
@@ -181,7 +181,6 @@ bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
     return stats.nnz >= kLaneTileNonzeros && double(stats.nnz) * double(k) >= kLaneTileWork;
   return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16;
 }
-
 
 /// Whether visiting the longest rows first is worth preparing: a known
 /// pattern whose rows differ in length.

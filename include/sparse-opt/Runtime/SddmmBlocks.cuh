@@ -345,7 +345,8 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // A search step per chunk while searches can be open (a row of 4096
   // entries takes 13 binary steps), then the multiplies alone: the steps'
   // code in every iteration slowed long k (0.93-0.99x in f32, k = 1024).
-  const int32_t searchChunks = min(chunks, kSearchSteps<kProbes<T>>);
+  // Prepared windows need no steps.
+  const int32_t searchChunks = windows ? 0 : min(chunks, kSearchSteps<kProbes<T>>);
   int32_t c = 0;
   for (; c < searchChunks; ++c) {
     multiplyNext(c);
@@ -362,7 +363,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   if (!windows && threadIdx.x < 2 * Block)
     (threadIdx.x < Block ? windowBegin : windowEnd)[threadIdx.x % Block] = bound.low;
   waitCopies<0>();
-  __syncthreads(); // the stages become the slices' products; the windows are in
+  __syncthreads(); // the stages become the slices' products; every window is stored
 
   // Each slice's product to shared memory; an output is the sum of its
   // slices' entries.
