@@ -21,6 +21,18 @@
 // block's product goes to shared memory; each warp then writes the entries
 // of its rows of the block (a coalesced row at a time).
 //
+// f32 64 x 64 blocks built for sm_90a multiply by warpgroups instead
+// (wgmma, Warpgroup.cuh): each of the two warpgroups computes the whole
+// block for every other k step, A's fragments split in registers as above,
+// B's chunk kept in wgmma's swizzled layout and split into its two TF32
+// planes in shared memory a chunk ahead, while the tensor cores work on the
+// current one. The same products in the same order: the outputs equal the
+// mma.sync path's bit for bit (H100, DLMC patterns), 1.23-1.25x faster at
+// k = 1024, 1.12-1.15x at k = 256; the kernel then moves about 3.5 TB/s
+// from L2, near what the 16-bit blocks reach, so larger gains need fewer
+// bytes per product (larger blocks), not faster multiplies. Other targets
+// keep mma.sync, reading B through the same swizzle.
+//
 // Where a row's entries reach the block's columns comes from `windows`,
 // prepared once per pattern (sopt_csr_column_windows, RowOrder.h; the
 // generated code embeds them for a pattern known at compile time), or else
@@ -43,6 +55,7 @@
 
 #include "sparse-opt/Runtime/Sddmm.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
+#include "sparse-opt/Runtime/Warpgroup.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -100,11 +113,27 @@ template <typename T, int Block> struct Shape {
 /// most of its time waiting).
 constexpr int kStages = 4;
 
+/// f32 64 x 64 blocks keep B's chunk in wgmma's 128-byte-swizzled layout
+/// (Warpgroup.cuh), as copied (`b`) and, on sm_90a, split into its TF32
+/// part (in place) and remainder (`bSmall`); A stays padded row-major, read
+/// into registers.
+template <typename T, int Block>
+constexpr bool kSwizzledB = std::is_same_v<T, float> && Block == 64;
+
 /// One chunk of both operands in shared memory.
-template <typename T, int Block> struct Stage {
+template <typename T, int Block, bool Swizzled = kSwizzledB<T, Block>> struct Stage {
   T a[Block][Shape<T, Block>::kStride];
   T b[Block][Shape<T, Block>::kStride];
 };
+template <typename T, int Block> struct Stage<T, Block, true> {
+  static_assert(Shape<T, Block>::kChunk == 32, "128-byte rows of 32 floats");
+  T b[Block * 32];      // 1024-byte aligned: whole swizzle atoms
+  T bSmall[Block * 32]; // likewise
+  T a[Block][Shape<T, Block>::kStride];
+};
+/// Alignment the stages need (the swizzle atoms of B).
+template <typename T, int Block>
+constexpr size_t kStageAlignment = kSwizzledB<T, Block> ? 1024 : 16;
 
 /// Bytes of the slices' products in shared memory.
 template <int Block>
@@ -112,11 +141,12 @@ constexpr size_t kProductBytes =
     sizeof(float) * Pieces<Block>::kSlices * Block * Pieces<Block>::kProductStride;
 
 /// Dynamic shared memory of a block: the pipeline's stages, later reused
-/// for the block's product.
+/// for the block's product, and room to align them.
 template <typename T, int Block>
-constexpr size_t kDynamicBytes = sizeof(Stage<T, Block>) * kStages > kProductBytes<Block>
-                                     ? sizeof(Stage<T, Block>) * kStages
-                                     : kProductBytes<Block>;
+constexpr size_t kDynamicBytes = (sizeof(Stage<T, Block>) * kStages > kProductBytes<Block>
+                                      ? sizeof(Stage<T, Block>) * kStages
+                                      : kProductBytes<Block>) +
+                                 kStageAlignment<T, Block> - 16;
 
 /// Blocks per SM the register budget is set for: two of 64 x 64 (shared
 /// memory allows three), three of 32 x 32 (their stages are half the size).
@@ -124,18 +154,22 @@ template <int Block> constexpr int kMinBlocksPerSm = Block == 32 ? 3 : 2;
 
 /// Starts copying this thread's part of a chunk of Block rows into `tile`,
 /// 16 bytes at a time (cp.async, zero past the operand's rows or k); without
-/// VectorLoads, element by element through registers.
-template <typename T, int Block, bool VectorLoads>
-__device__ __forceinline__ void loadChunk(T (*tile)[Shape<T, Block>::kStride],
-                                          const T *__restrict__ operand, int64_t rows,
-                                          int64_t firstRow, int32_t k, int32_t k0) {
+/// VectorLoads, element by element through registers. Rows are padded to
+/// kStride elements, or with `Swizzled` laid out as Warpgroup.cuh's
+/// 128-byte-swizzled tiles.
+template <typename T, int Block, bool VectorLoads, bool Swizzled = false>
+__device__ __forceinline__ void loadChunk(T *tile, const T *__restrict__ operand,
+                                          int64_t rows, int64_t firstRow, int32_t k,
+                                          int32_t k0) {
   constexpr int kSegments = kChunkBytes / 16, kVector = Shape<T, Block>::kVector;
 #pragma unroll
   for (int j = 0; j < Shape<T, Block>::kVectorsPerThread; ++j) {
     const int v = threadIdx.x + j * kThreads;
     const int64_t row = firstRow + v / kSegments;
     const int32_t col = k0 + (v % kSegments) * kVector;
-    T *dst = &tile[v / kSegments][(v % kSegments) * kVector];
+    T *dst = Swizzled ? tile + warpgroup::swizzled128(v / kSegments, (v % kSegments) * kVector)
+                      : tile + (v / kSegments) * Shape<T, Block>::kStride +
+                            (v % kSegments) * kVector;
     if (VectorLoads) {
       const bool inside = row < rows && col < k;
       tensor_core::copyAsync<16>(dst, inside ? operand + row * k + col : operand, inside);
@@ -204,13 +238,78 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int 
 #pragma unroll
       for (int ni = 0; ni < kTilesN; ++ni) {
         const int c = warpCol + ni * 8 + g;
-        splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
-        splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
+        if constexpr (kSwizzledB<T, Block>) {
+          splitTf32(b[warpgroup::swizzled128(c, kk + t)], bBig[ni][0], bSmall[ni][0]);
+          splitTf32(b[warpgroup::swizzled128(c, kk + t + 4)], bBig[ni][1], bSmall[ni][1]);
+        } else {
+          splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
+          splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
+        }
       }
       mmaSplitTf32(part, aBig, aSmall, bBig, bSmall);
     }
     addAccumulators(acc, part);
   }
+}
+
+/// Splits the f32 B chunk of `stage` (as copied) into its TF32 part, in
+/// place, and the remainder in `bSmall`, for the wgmma path; the writes are
+/// made visible to the tensor cores' reads (a barrier must follow).
+template <typename T, int Block>
+__device__ __forceinline__ void splitChunkB(Stage<T, Block> &stage) {
+  static_assert(kSwizzledB<T, Block>, "the swizzled f32 stage");
+  // The split is elementwise: the swizzle does not matter here.
+  for (int u = threadIdx.x; u < Block * 8; u += kThreads) {
+    float4 &big = reinterpret_cast<float4 *>(stage.b)[u];
+    const float4 x = big;
+    uint32_t hi[4], lo[4];
+    splitTf32(x.x, hi[0], lo[0]);
+    splitTf32(x.y, hi[1], lo[1]);
+    splitTf32(x.z, hi[2], lo[2]);
+    splitTf32(x.w, hi[3], lo[3]);
+    big = make_float4(__uint_as_float(hi[0]), __uint_as_float(hi[1]), __uint_as_float(hi[2]),
+                      __uint_as_float(hi[3]));
+    reinterpret_cast<float4 *>(stage.bSmall)[u] =
+        make_float4(__uint_as_float(lo[0]), __uint_as_float(lo[1]), __uint_as_float(lo[2]),
+                    __uint_as_float(lo[3]));
+  }
+  warpgroup::fenceSharedForAsync();
+}
+
+/// The wgmma counterpart of multiplyChunk for f32 64 x 64 blocks on sm_90a,
+/// issued here and finished by finishChunkWarpgroup: warpgroup `slice`
+/// (warps 4 slice .. 4 slice + 3) takes k steps slice and slice + 2 of the
+/// chunk for the whole block, three TF32 products each as in mmaSplitTf32,
+/// into `part` (thread layout of mma64x64x8Tf32).
+template <typename T, int Block>
+__device__ __forceinline__ void issueChunkWarpgroup(const Stage<T, Block> &stage, int slice,
+                                                    float (&part)[32]) {
+  static_assert(kSwizzledB<T, Block> && kSteps == 4, "two steps per warpgroup");
+  const int warpRow = 16 * (threadIdx.x / 32 % 4);
+  uint32_t aBig[2][4], aSmall[2][4];
+#pragma unroll
+  for (int step = 0; step < 2; ++step)
+    splitFragmentA(stage.a, warpRow, (2 * step + slice) * 8, aBig[step], aSmall[step]);
+  warpgroup::fence();
+#pragma unroll
+  for (int step = 0; step < 2; ++step) {
+    const int kk = (2 * step + slice) * 8;
+    const uint64_t big = warpgroup::swizzled128Descriptor(stage.b + kk);
+    const uint64_t small = warpgroup::swizzled128Descriptor(stage.bSmall + kk);
+    warpgroup::mma64x64x8Tf32(part, aSmall[step], big, step > 0);
+    warpgroup::mma64x64x8Tf32(part, aBig[step], small, true);
+    warpgroup::mma64x64x8Tf32(part, aBig[step], big, true);
+  }
+  warpgroup::commit();
+}
+
+/// Waits for a chunk's wgmmas and adds their sum to acc in rounded f32 (the
+/// chunk's sum is kept apart: addAccumulators says why).
+__device__ __forceinline__ void finishChunkWarpgroup(float (&part)[32], float (&acc)[32]) {
+  warpgroup::waitAll(part);
+#pragma unroll
+  for (int i = 0; i < 32; ++i)
+    acc[i] += part[i];
 }
 
 /// One thread's search for where a row's entries reach a column: the first
@@ -273,8 +372,20 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   __trap(); // mma.sync of these shapes needs sm_80
 #else
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
-  Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(dynamicSmem);
   const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
+  constexpr size_t kAlign = kStageAlignment<T, Block>;
+  const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % kAlign;
+  unsigned char *stageBytes = dynamicSmem + (kAlign - misalignment) % kAlign;
+  Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(stageBytes);
+  // f32 64 x 64 blocks multiply by warpgroups where wgmma exists (sm_90a).
+  constexpr bool kWarpgroups = kSwizzledB<T, Block> && warpgroup::kAvailable;
+  auto loadStage = [&](Stage<T, Block> &stage, int32_t chunk) {
+    loadChunk<T, Block, VectorLoads>(&stage.a[0][0], lhs, s.rows, row0, k, chunk * S::kChunk);
+    if constexpr (kSwizzledB<T, Block>)
+      loadChunk<T, Block, VectorLoads, true>(stage.b, rhs, s.cols, col0, k, chunk * S::kChunk);
+    else
+      loadChunk<T, Block, VectorLoads>(&stage.b[0][0], rhs, s.cols, col0, k, chunk * S::kChunk);
+  };
   const int32_t chunks = (k + S::kChunk - 1) / S::kChunk;
 
   // Threads 0 .. Block - 1 search where row r of the block reaches column
@@ -311,10 +422,8 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // after them: a load behind the block's copies waits for them).
 #pragma unroll
   for (int c = 0; c < kStages - 1; ++c) {
-    if (c < chunks) {
-      loadChunk<T, Block, VectorLoads>(stages[c].a, lhs, s.rows, row0, k, c * S::kChunk);
-      loadChunk<T, Block, VectorLoads>(stages[c].b, rhs, s.cols, col0, k, c * S::kChunk);
-    }
+    if (c < chunks)
+      loadStage(stages[c], c);
     commitCopies();
   }
 
@@ -330,18 +439,36 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   const int warpRow = (piece / P::kPiecesN) * kWarpRows;
   const int warpCol = (piece % P::kPiecesN) * P::kWarpCols;
   float acc[kTilesM][P::kTilesN][4] = {};
+  float warpgroupAcc[32] = {}; // the wgmma path's instead
   auto multiplyNext = [&](int32_t c) {
-    waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
-    __syncthreads();           // ... every thread's; chunk c - 1 is consumed
-    const int32_t next = c + kStages - 1;
-    if (next < chunks) {
-      Stage<T, Block> &stage = stages[next % kStages];
-      loadChunk<T, Block, VectorLoads>(stage.a, lhs, s.rows, row0, k, next * S::kChunk);
-      loadChunk<T, Block, VectorLoads>(stage.b, rhs, s.cols, col0, k, next * S::kChunk);
+    if constexpr (kWarpgroups) {
+      // B's planes are split a chunk ahead, while the tensor cores work:
+      // chunk c + 1 must have landed too.
+      waitCopies<kStages - 3>();
+      __syncthreads(); // chunk c's planes are written; chunk c - 1 is consumed
+    } else {
+      waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
+      __syncthreads();           // ... every thread's; chunk c - 1 is consumed
     }
+    const int32_t next = c + kStages - 1;
+    if (next < chunks)
+      loadStage(stages[next % kStages], next);
     commitCopies(); // an empty group past the end keeps the count uniform
-    multiplyChunk<T, Block, P::kSlices>(stages[c % kStages], warpRow, warpCol, slice, acc);
+    if constexpr (kWarpgroups) {
+      float part[32];
+      issueChunkWarpgroup(stages[c % kStages], slice, part);
+      if (c + 1 < chunks)
+        splitChunkB(stages[(c + 1) % kStages]);
+      finishChunkWarpgroup(part, warpgroupAcc);
+    } else {
+      multiplyChunk<T, Block, P::kSlices>(stages[c % kStages], warpRow, warpCol, slice, acc);
+    }
   };
+  if constexpr (kWarpgroups) { // the first chunk's planes
+    waitCopies<kStages - 2>();
+    __syncthreads();
+    splitChunkB(stages[0]);
+  }
   // A search step per chunk while searches can be open (a row of 4096
   // entries takes 13 binary steps), then the multiplies alone: the steps'
   // code in every iteration slowed long k (0.93-0.99x in f32, k = 1024).
@@ -367,9 +494,15 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
 
   // Each slice's product to shared memory; an output is the sum of its
   // slices' entries.
-  float *product = reinterpret_cast<float *>(dynamicSmem);
+  float *product = reinterpret_cast<float *>(stageBytes);
   constexpr int kSliceFloats = Block * P::kProductStride;
-  storeAccumulators(acc, product + slice * kSliceFloats, P::kProductStride, warpRow, warpCol);
+  if constexpr (kWarpgroups) {
+    static_assert(P::kSlices == 2 && kWarps == 8, "a warpgroup per slice");
+    storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(warpgroupAcc),
+                      product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);
+  } else {
+    storeAccumulators(acc, product + slice * kSliceFloats, P::kProductStride, warpRow, warpCol);
+  }
   __syncthreads();
 
   // Sampling: warp w writes the entries of the block's rows w R .. w R +
