@@ -108,32 +108,42 @@ template <typename T, int Block> struct Shape {
   static constexpr int kVectorsPerThread = Block * kChunkBytes / 16 / kThreads;
 };
 
-/// Chunks of k in flight: a block waits on memory once per pipeline, not
-/// once per chunk (the first version, one chunk ahead in registers, spent
-/// most of its time waiting).
-constexpr int kStages = 4;
-
-/// f32 64 x 64 blocks keep B's chunk in wgmma's 128-byte-swizzled layout
-/// (Warpgroup.cuh), as copied (`b`) and, on sm_90a, split into its TF32
-/// part (in place) and remainder (`bSmall`); A stays padded row-major, read
-/// into registers.
+/// 64 x 64 blocks keep their chunks in wgmma's 128-byte-swizzled layout
+/// (Warpgroup.cuh): f32 blocks B's, as copied (`b`) and, on sm_90a, split
+/// into its TF32 part (in place) and remainder (`bSmall`), A staying padded
+/// row-major (read into registers); 16-bit blocks both operands.
 template <typename T, int Block>
 constexpr bool kSwizzledB = std::is_same_v<T, float> && Block == 64;
+template <typename T, int Block>
+constexpr bool kSwizzledAB = sizeof(T) == 2 && Block == 64;
+
+/// Chunks of k in flight: a block waits on memory once per pipeline, not
+/// once per chunk (the first version, one chunk ahead in registers, spent
+/// most of its time waiting). 16-bit 64 x 64 blocks keep a fifth stage for
+/// the chunk whose wgmmas may still be running.
+template <typename T, int Block> constexpr int kStages = kSwizzledAB<T, Block> ? 5 : 4;
 
 /// One chunk of both operands in shared memory.
-template <typename T, int Block, bool Swizzled = kSwizzledB<T, Block>> struct Stage {
+template <typename T, int Block,
+          int Layout = kSwizzledB<T, Block> ? 1 : kSwizzledAB<T, Block> ? 2 : 0>
+struct Stage {
   T a[Block][Shape<T, Block>::kStride];
   T b[Block][Shape<T, Block>::kStride];
 };
-template <typename T, int Block> struct Stage<T, Block, true> {
+template <typename T, int Block> struct Stage<T, Block, 1> {
   static_assert(Shape<T, Block>::kChunk == 32, "128-byte rows of 32 floats");
   T b[Block * 32];      // 1024-byte aligned: whole swizzle atoms
   T bSmall[Block * 32]; // likewise
   T a[Block][Shape<T, Block>::kStride];
 };
-/// Alignment the stages need (the swizzle atoms of B).
+template <typename T, int Block> struct Stage<T, Block, 2> {
+  static_assert(Shape<T, Block>::kChunk == 64, "128-byte rows of 64 16-bit elements");
+  T a[Block * 64]; // 1024-byte aligned: whole swizzle atoms
+  T b[Block * 64]; // likewise
+};
+/// Alignment the stages need (the swizzle atoms).
 template <typename T, int Block>
-constexpr size_t kStageAlignment = kSwizzledB<T, Block> ? 1024 : 16;
+constexpr size_t kStageAlignment = Block == 64 ? 1024 : 16;
 
 /// Bytes of the slices' products in shared memory.
 template <int Block>
@@ -143,8 +153,9 @@ constexpr size_t kProductBytes =
 /// Dynamic shared memory of a block: the pipeline's stages, later reused
 /// for the block's product, and room to align them.
 template <typename T, int Block>
-constexpr size_t kDynamicBytes = (sizeof(Stage<T, Block>) * kStages > kProductBytes<Block>
-                                      ? sizeof(Stage<T, Block>) * kStages
+constexpr size_t kDynamicBytes = (sizeof(Stage<T, Block>) * kStages<T, Block> >
+                                          kProductBytes<Block>
+                                      ? sizeof(Stage<T, Block>) * kStages<T, Block>
                                       : kProductBytes<Block>) +
                                  kStageAlignment<T, Block> - 16;
 
@@ -167,7 +178,7 @@ __device__ __forceinline__ void loadChunk(T *tile, const T *__restrict__ operand
     const int v = threadIdx.x + j * kThreads;
     const int64_t row = firstRow + v / kSegments;
     const int32_t col = k0 + (v % kSegments) * kVector;
-    T *dst = Swizzled ? tile + warpgroup::swizzled128(v / kSegments, (v % kSegments) * kVector)
+    T *dst = Swizzled ? tile + warpgroup::swizzled128<T>(v / kSegments, (v % kSegments) * kVector)
                       : tile + (v / kSegments) * Shape<T, Block>::kStride +
                             (v % kSegments) * kVector;
     if (VectorLoads) {
@@ -209,14 +220,21 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int 
     for (int step = 0; step < kSteps / Slices; ++step) {
       const int kk = (step * Slices + slice) * kStep;
       uint32_t af[kTilesM][4], bf[kTilesN][2];
+      // Row r, columns k .. k + 7 of an operand (16 bytes).
+      auto at = [&](const auto &tile, int r, int k) {
+        if constexpr (kSwizzledAB<T, Block>)
+          return &tile[warpgroup::swizzled128<T>(r, k)];
+        else
+          return &tile[r][k];
+      };
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
-        loadMatrices(af[mi], &a[warpRow + mi * 16 + (m % 2) * 8 + r8][kk + (m / 2) * 8]);
+        loadMatrices(af[mi], at(a, warpRow + mi * 16 + (m % 2) * 8 + r8, kk + (m / 2) * 8));
       static_assert(kTilesN % 2 == 0, "one ldmatrix.x4 covers two 8-column tiles");
 #pragma unroll
       for (int ni = 0; ni < kTilesN; ni += 2) {
         uint32_t both[4];
-        loadMatrices(both, &b[warpCol + ni * 8 + (m / 2) * 8 + r8][kk + (m % 2) * 8]);
+        loadMatrices(both, at(b, warpCol + ni * 8 + (m / 2) * 8 + r8, kk + (m % 2) * 8));
         bf[ni][0] = both[0], bf[ni][1] = both[1], bf[ni + 1][0] = both[2], bf[ni + 1][1] = both[3];
       }
 #pragma unroll
@@ -239,8 +257,9 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, Block> &stage, int 
       for (int ni = 0; ni < kTilesN; ++ni) {
         const int c = warpCol + ni * 8 + g;
         if constexpr (kSwizzledB<T, Block>) {
-          splitTf32(b[warpgroup::swizzled128(c, kk + t)], bBig[ni][0], bSmall[ni][0]);
-          splitTf32(b[warpgroup::swizzled128(c, kk + t + 4)], bBig[ni][1], bSmall[ni][1]);
+          splitTf32(b[warpgroup::swizzled128<float>(c, kk + t)], bBig[ni][0], bSmall[ni][0]);
+          splitTf32(b[warpgroup::swizzled128<float>(c, kk + t + 4)], bBig[ni][1],
+                    bSmall[ni][1]);
         } else {
           splitTf32(b[c][kk + t], bBig[ni][0], bSmall[ni][0]);
           splitTf32(b[c][kk + t + 4], bBig[ni][1], bSmall[ni][1]);
@@ -312,6 +331,24 @@ __device__ __forceinline__ void finishChunkWarpgroup(float (&part)[32], float (&
     acc[i] += part[i];
 }
 
+/// The wgmma counterpart of multiplyChunk for 16-bit 64 x 64 blocks on
+/// sm_90a: warpgroup `slice` takes k steps slice and slice + 2 of the chunk
+/// (16 elements each) for the whole block, both operands read by the tensor
+/// cores from the swizzled stage, into acc; issued and committed here.
+template <typename T, int Block>
+__device__ __forceinline__ void issueChunkWarpgroup16(const Stage<T, Block> &stage, int slice,
+                                                      float (&acc)[32]) {
+  static_assert(kSwizzledAB<T, Block> && kSteps == 4, "two steps per warpgroup");
+  warpgroup::fence();
+#pragma unroll
+  for (int step = 0; step < 2; ++step) {
+    const int kk = (2 * step + slice) * 16;
+    warpgroup::mma64x64x16<T>(acc, warpgroup::swizzled128Descriptor(stage.a + kk),
+                              warpgroup::swizzled128Descriptor(stage.b + kk));
+  }
+  warpgroup::commit();
+}
+
 /// One thread's search for where a row's entries reach a column: the first
 /// index in [low, high) of S's entries whose column is at least `column`.
 /// Each step loads Probes evenly spaced entries and keeps the span between
@@ -377,14 +414,25 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % kAlign;
   unsigned char *stageBytes = dynamicSmem + (kAlign - misalignment) % kAlign;
   Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(stageBytes);
-  // f32 64 x 64 blocks multiply by warpgroups where wgmma exists (sm_90a).
+  // 64 x 64 blocks multiply by warpgroups where wgmma exists (sm_90a).
   constexpr bool kWarpgroups = kSwizzledB<T, Block> && warpgroup::kAvailable;
+  constexpr bool kWarpgroups16 = kSwizzledAB<T, Block> && warpgroup::kAvailable;
+  constexpr int kStageCount = kStages<T, Block>;
+  // Chunks copied ahead of the one multiplied; the 16-bit wgmma path keeps
+  // the last stage for the chunk whose products may still be running.
+  constexpr int kAhead = kWarpgroups16 ? kStageCount - 2 : kStageCount - 1;
   auto loadStage = [&](Stage<T, Block> &stage, int32_t chunk) {
-    loadChunk<T, Block, VectorLoads>(&stage.a[0][0], lhs, s.rows, row0, k, chunk * S::kChunk);
-    if constexpr (kSwizzledB<T, Block>)
-      loadChunk<T, Block, VectorLoads, true>(stage.b, rhs, s.cols, col0, k, chunk * S::kChunk);
-    else
-      loadChunk<T, Block, VectorLoads>(&stage.b[0][0], rhs, s.cols, col0, k, chunk * S::kChunk);
+    const int32_t k0 = chunk * S::kChunk;
+    if constexpr (kSwizzledB<T, Block>) {
+      loadChunk<T, Block, VectorLoads>(&stage.a[0][0], lhs, s.rows, row0, k, k0);
+      loadChunk<T, Block, VectorLoads, true>(stage.b, rhs, s.cols, col0, k, k0);
+    } else if constexpr (kSwizzledAB<T, Block>) {
+      loadChunk<T, Block, VectorLoads, true>(stage.a, lhs, s.rows, row0, k, k0);
+      loadChunk<T, Block, VectorLoads, true>(stage.b, rhs, s.cols, col0, k, k0);
+    } else {
+      loadChunk<T, Block, VectorLoads>(&stage.a[0][0], lhs, s.rows, row0, k, k0);
+      loadChunk<T, Block, VectorLoads>(&stage.b[0][0], rhs, s.cols, col0, k, k0);
+    }
   };
   const int32_t chunks = (k + S::kChunk - 1) / S::kChunk;
 
@@ -421,7 +469,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // The first chunks are requested while the rows' positions arrive (and
   // after them: a load behind the block's copies waits for them).
 #pragma unroll
-  for (int c = 0; c < kStages - 1; ++c) {
+  for (int c = 0; c < kAhead; ++c) {
     if (c < chunks)
       loadStage(stages[c], c);
     commitCopies();
@@ -444,28 +492,37 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
     if constexpr (kWarpgroups) {
       // B's planes are split a chunk ahead, while the tensor cores work:
       // chunk c + 1 must have landed too.
-      waitCopies<kStages - 3>();
+      waitCopies<kAhead - 2>();
       __syncthreads(); // chunk c's planes are written; chunk c - 1 is consumed
+    } else if constexpr (kWarpgroups16) {
+      waitCopies<kAhead - 1>(); // chunk c has landed (this thread's part)
+      // The products of chunk c - 1 may go on; those of chunk c - 2, whose
+      // stage the next copy refills, are done.
+      warpgroup::waitAllButLatest(warpgroupAcc);
+      __syncthreads();
     } else {
-      waitCopies<kStages - 2>(); // chunk c has landed (this thread's part)
-      __syncthreads();           // ... every thread's; chunk c - 1 is consumed
+      waitCopies<kAhead - 1>(); // chunk c has landed (this thread's part)
+      __syncthreads();          // ... every thread's; chunk c - 1 is consumed
     }
-    const int32_t next = c + kStages - 1;
+    const int32_t next = c + kAhead;
     if (next < chunks)
-      loadStage(stages[next % kStages], next);
+      loadStage(stages[next % kStageCount], next);
     commitCopies(); // an empty group past the end keeps the count uniform
     if constexpr (kWarpgroups) {
       float part[32];
-      issueChunkWarpgroup(stages[c % kStages], slice, part);
+      issueChunkWarpgroup(stages[c % kStageCount], slice, part);
       if (c + 1 < chunks)
-        splitChunkB(stages[(c + 1) % kStages]);
+        splitChunkB(stages[(c + 1) % kStageCount]);
       finishChunkWarpgroup(part, warpgroupAcc);
+    } else if constexpr (kWarpgroups16) {
+      issueChunkWarpgroup16(stages[c % kStageCount], slice, warpgroupAcc);
     } else {
-      multiplyChunk<T, Block, P::kSlices>(stages[c % kStages], warpRow, warpCol, slice, acc);
+      multiplyChunk<T, Block, P::kSlices>(stages[c % kStageCount], warpRow, warpCol, slice,
+                                          acc);
     }
   };
   if constexpr (kWarpgroups) { // the first chunk's planes
-    waitCopies<kStages - 2>();
+    waitCopies<kAhead - 1>();
     __syncthreads();
     splitChunkB(stages[0]);
   }
@@ -489,6 +546,8 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   }
   if (!windows && threadIdx.x < 2 * Block)
     (threadIdx.x < Block ? windowBegin : windowEnd)[threadIdx.x % Block] = bound.low;
+  if constexpr (kWarpgroups16)
+    warpgroup::waitAll(warpgroupAcc);
   waitCopies<0>();
   __syncthreads(); // the stages become the slices' products; every window is stored
 
@@ -496,7 +555,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // slices' entries.
   float *product = reinterpret_cast<float *>(stageBytes);
   constexpr int kSliceFloats = Block * P::kProductStride;
-  if constexpr (kWarpgroups) {
+  if constexpr (kWarpgroups || kWarpgroups16) {
     static_assert(P::kSlices == 2 && kWarps == 8, "a warpgroup per slice");
     storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(warpgroupAcc),
                       product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);

@@ -9,24 +9,29 @@
 // instead.
 //
 // Shared-memory operand layout used here: K-major with the 128-byte swizzle,
-// rows of exactly 128 bytes (32 TF32 elements), each row's 16-byte units
-// stored at position `unit ^ (row % 8)`, eight rows (1024 bytes, aligned to
-// 1024) per swizzle atom. A k step of 8 TF32 elements starts 32 bytes further
-// into the same rows.
+// rows of exactly 128 bytes (32 TF32 or 64 16-bit elements), each row's
+// 16-byte units stored at position `unit ^ (row % 8)`, eight rows (1024
+// bytes, aligned to 1024) per swizzle atom. A k step (8 TF32 or 16 16-bit
+// elements) starts 32 bytes further into the same rows.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SPARSE_OPT_RUNTIME_WARPGROUP_CUH
 #define SPARSE_OPT_RUNTIME_WARPGROUP_CUH
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cstdint>
+#include <type_traits>
 
 namespace sopt::warpgroup {
 
-/// The float offset of element (row, k) in a 128-byte-swizzled tile of
-/// 32-float rows.
-__host__ __device__ constexpr int swizzled128(int row, int k) {
-  return row * 32 + (((k / 4) ^ (row % 8)) * 4) + k % 4;
+/// The element offset of element (row, k) in a 128-byte-swizzled tile of
+/// T (128-byte rows).
+template <typename T> __host__ __device__ constexpr int swizzled128(int row, int k) {
+  constexpr int kPerUnit = 16 / sizeof(T), kPerRow = 128 / sizeof(T);
+  return row * kPerRow + (((k / kPerUnit) ^ (row % 8)) * kPerUnit) + k % kPerUnit;
 }
 
 /// Whether this compilation has the instructions (always false on the host).
@@ -100,6 +105,39 @@ __device__ __forceinline__ void mma64x64x8Tf32(float (&d)[32], const uint32_t (&
              : SOPT_ACCUMULATORS(d)
              : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(bDescriptor),
                "r"(int(accumulate)));
+}
+
+/// d += a · b for the warpgroup's 64 x 64 tile, k = 16, 16-bit inputs T
+/// (__half or __nv_bfloat16), both through descriptors of K-major,
+/// 128-byte-swizzled tiles; d's layout as in mma64x64x8Tf32.
+template <typename T>
+__device__ __forceinline__ void mma64x64x16(float (&d)[32], uint64_t aDescriptor,
+                                            uint64_t bDescriptor) {
+#define SOPT_MMA_K16(TYPES)                                                                \
+  SOPT_WGMMA("{\n"                                                                          \
+             ".reg .pred p;\n"                                                              \
+             "setp.ne.b32 p, %34, 0;\n"                                                     \
+             "wgmma.mma_async.sync.aligned.m64n64k16.f32." TYPES " "                        \
+             "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "      \
+             "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, "  \
+             "%31}, %32, %33, p, 1, 1, 0, 0;\n"                                             \
+             "}\n"                                                                          \
+             : SOPT_ACCUMULATORS(d)                                                        \
+             : "l"(aDescriptor), "l"(bDescriptor), "r"(1))
+  if constexpr (std::is_same_v<T, __half>)
+    SOPT_MMA_K16("f16.f16");
+  else
+    SOPT_MMA_K16("bf16.bf16");
+#undef SOPT_MMA_K16
+}
+
+/// Waits until at most the latest committed group is still running; `d`
+/// are the accumulators the groups write.
+__device__ __forceinline__ void waitAllButLatest(float (&d)[32]) {
+  SOPT_WGMMA("wgmma.wait_group.sync.aligned 1;\n"
+             : SOPT_ACCUMULATORS(d)
+             :
+             : "memory");
 }
 
 #undef SOPT_ACCUMULATORS
