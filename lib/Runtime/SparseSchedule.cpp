@@ -55,6 +55,18 @@ constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 /// faster in 32 x 32 blocks than in tiles (H100 sweep of 9c90ba0; the
 /// 2048 x 512 patterns at 10 %, 2.7e7 products, stay faster in tiles).
 constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 1e7;
+/// 16-bit 64 x 64 blocks multiply by wgmma on sm_90a, 1.3-1.6x as fast as
+/// the mma.sync blocks the thresholds above were fitted with (k = 256 and
+/// 1024): they also take patterns from 4 % density (2 % from k = 1024, not
+/// below k = 256) that make kSddmmWideBlocks to kWgmmaMostBlocks16 such
+/// blocks. Estimated on the H100 sweep of 9c90ba0 with the blocks' times
+/// divided by their same-run speed-ups: 2048 x 512 at 95 %, 1.1-1.2x
+/// faster than the tiles at k = 256 and 1.7x at k = 1024; at 98 %,
+/// 1.1-1.2x at k = 1024 (0.7-0.8x at k = 256); the 33288 x 512 patterns
+/// (4160 blocks) stay in tiles of 32 nonzeros (0.4-0.7x in blocks).
+constexpr double kWgmmaDensity16 = 0.04, kWgmmaDensity16LongK = 0.02;
+constexpr int64_t kWgmmaShortestK16 = 256, kWgmmaLongK16 = 1024;
+constexpr int64_t kWgmmaMostBlocks16 = 1024;
 
 /// When SpMM uses dense blocks (f32, SpmmBlocks.cuh), fitted on an H100
 /// sweep of every DLMC matrix (benchmarks/sparse --explore-all, N = 256 and
@@ -165,8 +177,14 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
     return false;
   const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
   const double work = double(stats.nnz) * double(k);
-  if (elementBytes == 2)
-    return density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16;
+  if (elementBytes == 2) {
+    const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+    const bool wgmmaBlocks = k >= kWgmmaShortestK16 && wideBlocks >= kSddmmWideBlocks &&
+                             wideBlocks <= kWgmmaMostBlocks16 &&
+                             density >= (k >= kWgmmaLongK16 ? kWgmmaDensity16LongK
+                                                            : kWgmmaDensity16);
+    return (density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16) || wgmmaBlocks;
+  }
   if (elementBytes == 4)
     return (density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
