@@ -1,5 +1,5 @@
 // 16-bit SDDMMs of a known pattern also take 64 x 64 dense blocks (which
-// multiply by wgmma on sm_90a) from 4 % density, or 2 % from k = 1024, when
+// multiply by wgmma on sm_90a) from 4 % density, or 1.9 % from k = 1024, when
 // 132 to 1024 such blocks cover the pattern and k is at least 256. The
 // patterns are written by the test: 2048 x 512 with every 20th column of
 // each row (5 %, 256 blocks of 64 x 64) and every 40th (2.5 %), and
