@@ -129,20 +129,26 @@ constexpr bool kSwizzledAB = sizeof(T) == 2 && Block == 64;
 /// the chunk whose wgmmas may still be running.
 template <typename T, int Block> constexpr int kStages = kSwizzledAB<T, Block> ? 5 : 4;
 
+/// How a stage holds its chunks: both operands padded row-major, or the
+/// swizzled layouts above.
+enum class StageLayout { Padded, SwizzledB, SwizzledAB };
+template <typename T, int Block>
+constexpr StageLayout kStageLayout = kSwizzledB<T, Block>    ? StageLayout::SwizzledB
+                                     : kSwizzledAB<T, Block> ? StageLayout::SwizzledAB
+                                                             : StageLayout::Padded;
+
 /// One chunk of both operands in shared memory.
-template <typename T, int Block,
-          int Layout = kSwizzledB<T, Block> ? 1 : kSwizzledAB<T, Block> ? 2 : 0>
-struct Stage {
+template <typename T, int Block, StageLayout Layout = kStageLayout<T, Block>> struct Stage {
   T a[Block][Shape<T, Block>::kStride];
   T b[Block][Shape<T, Block>::kStride];
 };
-template <typename T, int Block> struct Stage<T, Block, 1> {
+template <typename T, int Block> struct Stage<T, Block, StageLayout::SwizzledB> {
   static_assert(Shape<T, Block>::kChunk == 32, "128-byte rows of 32 floats");
   T b[Block * 32];      // 1024-byte aligned: whole swizzle atoms
   T bSmall[Block * 32]; // likewise
   T a[Block][Shape<T, Block>::kStride];
 };
-template <typename T, int Block> struct Stage<T, Block, 2> {
+template <typename T, int Block> struct Stage<T, Block, StageLayout::SwizzledAB> {
   static_assert(Shape<T, Block>::kChunk == 64, "128-byte rows of 64 16-bit elements");
   T a[Block * 64]; // 1024-byte aligned: whole swizzle atoms
   T b[Block * 64]; // likewise
@@ -165,8 +171,8 @@ constexpr size_t kDynamicBytes = (sizeof(Stage<T, Block>) * kStages<T, Block> >
                                       : kProductBytes<Block>) +
                                  kStageAlignment<T, Block> - 16;
 
-/// Blocks per SM the register budget is set for: two of 64 x 64 (shared
-/// memory allows three), three of 32 x 32 (their stages are half the size).
+/// Blocks per SM the register budget is set for: two of 64 x 64 (as many as
+/// their stages fit), three of 32 x 32 (their stages are half the size).
 template <int Block> constexpr int kMinBlocksPerSm = Block == 32 ? 3 : 2;
 
 /// Starts copying this thread's part of a chunk of Block rows into `tile`,
