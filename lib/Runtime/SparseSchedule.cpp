@@ -156,16 +156,27 @@ int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
   return ((stats.rows + side - 1) / side) * ((stats.cols + side - 1) / side);
 }
 
+/// 16-bit 64 x 64 blocks (wgmma) from this many on when k is at least
+/// kWgmmaShortestK16: on the H100 the 512 x 512 DLMC patterns (64 such
+/// blocks) ran 1.25-1.30x faster in them than in 32 x 32 blocks at k =
+/// 1024 and 1.01-1.06x at k = 256 (0.90-0.97x at k = 64), with prepared
+/// windows.
+constexpr int64_t kWgmmaFewestBlocks16 = 64;
+
 /// The side of the SDDMM dense blocks: 64 when the pattern makes at least
-/// kSddmmWideBlocks blocks of 64 x 64, otherwise 32 (four times the blocks,
-/// four warps on each 32 x 16 piece, each on a quarter of k).
-int sddmmBlockSize(const SparsityStats &stats) {
-  return sddmmBlocksOf(stats, 64) >= kSddmmWideBlocks ? 64 : 32;
+/// kSddmmWideBlocks blocks of 64 x 64 (in 16-bit with k >= 256, at least
+/// kWgmmaFewestBlocks16), otherwise 32 (four times the blocks, four warps
+/// on each 32 x 16 piece, each on a quarter of k).
+int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
+  const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+  if (elementBytes == 2 && k >= kWgmmaShortestK16 && wideBlocks >= kWgmmaFewestBlocks16)
+    return 64;
+  return wideBlocks >= kSddmmWideBlocks ? 64 : 32;
 }
 
 /// The dense blocks of the side sddmmBlockSize chooses.
-int64_t sddmmBlockCount(const SparsityStats &stats) {
-  return sddmmBlocksOf(stats, sddmmBlockSize(stats));
+int64_t sddmmBlockCount(const SparsityStats &stats, int64_t k, int elementBytes) {
+  return sddmmBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes));
 }
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
@@ -188,7 +199,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (elementBytes == 4)
     return (density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
-            sddmmBlockCount(stats) >= kSddmmWideBlocks);
+            sddmmBlockCount(stats, k, elementBytes) >= kSddmmWideBlocks);
   return false;
 }
 
@@ -316,7 +327,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
   if (blocksApply && (prefersDenseBlocks(stats, k, elementBytes) ||
                       (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
     s.tiling = SddmmTiling::DenseBlocks;
-    s.blockSize = sddmmBlockSize(stats);
+    s.blockSize = sddmmBlockSize(stats, k, elementBytes);
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);

@@ -1,13 +1,16 @@
 // 16-bit SDDMMs of a known pattern also take 64 x 64 dense blocks (which
 // multiply by wgmma on sm_90a) from 4 % density, or 1.9 % from k = 1024, when
-// 132 to 1024 such blocks cover the pattern and k is at least 256. The
-// patterns are written by the test: 2048 x 512 with every 20th column of
-// each row (5 %, 256 blocks of 64 x 64) and every 40th (2.5 %), and
-// 16384 x 512 with every 20th (5 %, 2048 blocks).
+// 132 to 1024 such blocks cover the pattern and k is at least 256; and
+// their dense blocks are 64 x 64 from 64 such blocks on when k is at least
+// 256 (f32 and shorter k: from 132). The patterns are written by the test:
+// 2048 x 512 with every 20th column of each row (5 %, 256 blocks of
+// 64 x 64) and every 40th (2.5 %), 16384 x 512 with every 20th (5 %, 2048
+// blocks), and 512 x 512 with every 5th (20 %, 64 blocks).
 // RUN: python3 -c "r, c, s = 2048, 512, 20; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.five.smtx
 // RUN: python3 -c "r, c, s = 2048, 512, 40; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.two.smtx
 // RUN: python3 -c "r, c, s = 16384, 512, 20; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.tall.smtx
-// RUN: sed -e 's|@FIVE@|%t.five.smtx|' -e 's|@TWO@|%t.two.smtx|' -e 's|@TALL@|%t.tall.smtx|' %s | sparse-opt --sopt-schedule-sparse | FileCheck %s
+// RUN: python3 -c "r, c, s = 512, 512, 5; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.square.smtx
+// RUN: sed -e 's|@FIVE@|%t.five.smtx|' -e 's|@TWO@|%t.two.smtx|' -e 's|@TALL@|%t.tall.smtx|' -e 's|@SQUARE@|%t.square.smtx|' %s | sparse-opt --sopt-schedule-sparse | FileCheck %s
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @wide_blocks
@@ -24,6 +27,11 @@
 // CHECK: sopt.sddmm %arg11, %arg12, %arg8 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros =
 // 5 % of 16384 x 512, f16, k = 256: 2048 blocks, too many -> tiles.
 // CHECK: sopt.sddmm %arg14, %arg15, %arg13 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros =
+// 20 % of 512 x 512 (64 blocks of 64), f16: k = 256 -> blocks of 64; k =
+// 128 -> blocks of 32; f32, k = 256 -> blocks of 32.
+// CHECK: sopt.sddmm %arg17, %arg18, %arg16 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
+// CHECK: sopt.sddmm %arg19, %arg20, %arg16 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}block_size = 32>}
+// CHECK: sopt.sddmm %arg22, %arg23, %arg21 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}block_size = 32>}
 func.func @wide_blocks(%s: tensor<2048x512xf16, #CSR> {sopt.sparsity_pattern = "@FIVE@"},
                        %a: tensor<2048x256xf16>, %b: tensor<512x256xf16>,
                        %a1: tensor<2048x128xf16>, %b1: tensor<512x128xf16>,
@@ -33,14 +41,23 @@ func.func @wide_blocks(%s: tensor<2048x512xf16, #CSR> {sopt.sparsity_pattern = "
                        %ta: tensor<2048x1024xbf16>, %tb: tensor<512x1024xbf16>,
                        %ta1: tensor<2048x256xbf16>, %tb1: tensor<512x256xbf16>,
                        %u: tensor<16384x512xf16, #CSR> {sopt.sparsity_pattern = "@TALL@"},
-                       %ua: tensor<16384x256xf16>, %ub: tensor<512x256xf16>)
+                       %ua: tensor<16384x256xf16>, %ub: tensor<512x256xf16>,
+                       %q: tensor<512x512xf16, #CSR> {sopt.sparsity_pattern = "@SQUARE@"},
+                       %qa: tensor<512x256xf16>, %qb: tensor<512x256xf16>,
+                       %qa1: tensor<512x128xf16>, %qb1: tensor<512x128xf16>,
+                       %r: tensor<512x512xf32, #CSR> {sopt.sparsity_pattern = "@SQUARE@"},
+                       %ra: tensor<512x256xf32>, %rb: tensor<512x256xf32>)
     -> (tensor<2048x512xf16, #CSR>, tensor<2048x512xf16, #CSR>, tensor<2048x512xf32, #CSR>,
-        tensor<2048x512xbf16, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<16384x512xf16, #CSR>) {
+        tensor<2048x512xbf16, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<16384x512xf16, #CSR>,
+        tensor<512x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf32, #CSR>) {
   %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<2048x256xf16>, tensor<512x256xf16>, tensor<2048x512xf16, #CSR> -> tensor<2048x512xf16, #CSR>
   %d1 = sopt.sddmm %a1, %b1, %s transpose_rhs : tensor<2048x128xf16>, tensor<512x128xf16>, tensor<2048x512xf16, #CSR> -> tensor<2048x512xf16, #CSR>
   %d2 = sopt.sddmm %fa, %fb, %f transpose_rhs : tensor<2048x256xf32>, tensor<512x256xf32>, tensor<2048x512xf32, #CSR> -> tensor<2048x512xf32, #CSR>
   %d3 = sopt.sddmm %ta, %tb, %t transpose_rhs : tensor<2048x1024xbf16>, tensor<512x1024xbf16>, tensor<2048x512xbf16, #CSR> -> tensor<2048x512xbf16, #CSR>
   %d4 = sopt.sddmm %ta1, %tb1, %t transpose_rhs : tensor<2048x256xbf16>, tensor<512x256xbf16>, tensor<2048x512xbf16, #CSR> -> tensor<2048x512xbf16, #CSR>
   %d5 = sopt.sddmm %ua, %ub, %u transpose_rhs : tensor<16384x256xf16>, tensor<512x256xf16>, tensor<16384x512xf16, #CSR> -> tensor<16384x512xf16, #CSR>
-  return %d, %d1, %d2, %d3, %d4, %d5 : tensor<2048x512xf16, #CSR>, tensor<2048x512xf16, #CSR>, tensor<2048x512xf32, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<16384x512xf16, #CSR>
+  %d6 = sopt.sddmm %qa, %qb, %q transpose_rhs : tensor<512x256xf16>, tensor<512x256xf16>, tensor<512x512xf16, #CSR> -> tensor<512x512xf16, #CSR>
+  %d7 = sopt.sddmm %qa1, %qb1, %q transpose_rhs : tensor<512x128xf16>, tensor<512x128xf16>, tensor<512x512xf16, #CSR> -> tensor<512x512xf16, #CSR>
+  %d8 = sopt.sddmm %ra, %rb, %r transpose_rhs : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %d, %d1, %d2, %d3, %d4, %d5, %d6, %d7, %d8 : tensor<2048x512xf16, #CSR>, tensor<2048x512xf16, #CSR>, tensor<2048x512xf32, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<16384x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf32, #CSR>
 }
