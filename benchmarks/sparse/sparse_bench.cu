@@ -2333,21 +2333,17 @@ int main(int argc, char **argv) {
                                  cudaMemcpyHostToDevice, stream));
         CUDA_TRY(cudaMemcpyAsync(m.rowOrder.get(), order.data(), m.rowOrder.bytes(),
                                  cudaMemcpyHostToDevice, stream));
-        // So are the SDDMM dense blocks' column windows.
-        std::vector<int32_t> windows32(
-            sopt_csr_column_windows_size(csr.rows, csr.cols, 32));
-        std::vector<int32_t> windows64(
-            sopt_csr_column_windows_size(csr.rows, csr.cols, 64));
-        sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, 32,
-                                windows32.data());
-        sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, 64,
-                                windows64.data());
-        m.windows32.allocate(windows32.size() * sizeof(int32_t));
-        m.windows64.allocate(windows64.size() * sizeof(int32_t));
-        CUDA_TRY(cudaMemcpyAsync(m.windows32.get(), windows32.data(), m.windows32.bytes(),
-                                 cudaMemcpyHostToDevice, stream));
-        CUDA_TRY(cudaMemcpyAsync(m.windows64.get(), windows64.data(), m.windows64.bytes(),
-                                 cudaMemcpyHostToDevice, stream));
+        // So are the SDDMM dense blocks' column windows, for either block size.
+        for (int block : {32, 64}) {
+          std::vector<int32_t> windows(sopt_csr_column_windows_size(csr.rows, csr.cols, block));
+          sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
+                                  windows.data());
+          DeviceBuffer &buffer = block == 32 ? m.windows32 : m.windows64;
+          buffer.allocate(windows.size() * sizeof(int32_t));
+          // Synchronous: `windows` goes out of scope at the end of the turn.
+          CUDA_TRY(cudaMemcpy(buffer.get(), windows.data(), buffer.bytes(),
+                              cudaMemcpyHostToDevice));
+        }
         CUDA_TRY(cudaStreamSynchronize(stream));
         sopt_csr_free(&csr);
         line = bench.run(m, explore);

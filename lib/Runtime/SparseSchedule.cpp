@@ -59,11 +59,13 @@ constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 
 /// the mma.sync blocks the thresholds above were fitted with (k = 256 and
 /// 1024): they also take patterns from 4 % density (1.9 % from k = 1024,
 /// so DLMC's 98 % sparse ones at 0.019999; not below k = 256) that make
-/// kSddmmWideBlocks to kWgmmaMostBlocks16 such blocks. Estimated on the H100 sweep of 9c90ba0 with the blocks' times
-/// divided by their same-run speed-ups: 2048 x 512 at 95 %, 1.1-1.2x
-/// faster than the tiles at k = 256 and 1.7x at k = 1024; at 98 %,
-/// 1.1-1.2x at k = 1024 (0.7-0.8x at k = 256); the 33288 x 512 patterns
-/// (4160 blocks) stay in tiles of 32 nonzeros (0.4-0.7x in blocks).
+/// kSddmmWideBlocks to kWgmmaMostBlocks16 such blocks. Estimated on the
+/// H100 sweep of 9c90ba0 with the blocks' times divided by their same-run
+/// speed-ups, then confirmed by the benchmark: 2048 x 512 at 95 %, 1.2-1.3x
+/// faster than the tiles at k = 256 and 1.8x at k = 1024; at 98 %,
+/// 1.2-1.3x at k = 1024 (estimated 0.7-0.8x at k = 256); the 33288 x 512
+/// patterns (4160 blocks) stay in tiles of 32 nonzeros (estimated 0.4-0.7x
+/// in blocks).
 constexpr double kWgmmaDensity16 = 0.04, kWgmmaDensity16LongK = 0.019;
 constexpr int64_t kWgmmaShortestK16 = 256, kWgmmaLongK16 = 1024;
 constexpr int64_t kWgmmaMostBlocks16 = 1024;

@@ -313,7 +313,7 @@ __device__ __forceinline__ void splitChunkB(Stage<T, Block> &stage) {
 /// chunk for the whole block, three TF32 products each as in mmaSplitTf32,
 /// into `part` (thread layout of mma64x64x8Tf32).
 template <typename T, int Block>
-__device__ __forceinline__ void issueChunkWarpgroup(const Stage<T, Block> &stage, int slice,
+__device__ __forceinline__ void issueChunkWarpgroupTf32(const Stage<T, Block> &stage, int slice,
                                                     float (&part)[32]) {
   static_assert(kSwizzledB<T, Block> && kSteps == 4, "two steps per warpgroup");
   const int warpRow = 16 * (threadIdx.x / 32 % 4);
@@ -426,8 +426,10 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % kAlign;
   unsigned char *stageBytes = dynamicSmem + (kAlign - misalignment) % kAlign;
   Stage<T, Block> *stages = reinterpret_cast<Stage<T, Block> *>(stageBytes);
-  // 64 x 64 blocks multiply by warpgroups where wgmma exists (sm_90a).
-  constexpr bool kWarpgroups = kSwizzledB<T, Block> && warpgroup::kAvailable;
+  // 64 x 64 blocks multiply by warpgroups where wgmma exists (sm_90a): f32
+  // ones on TF32 three times per product, 16-bit ones straight from shared
+  // memory.
+  constexpr bool kWarpgroupsTf32 = kSwizzledB<T, Block> && warpgroup::kAvailable;
   constexpr bool kWarpgroups16 = kSwizzledAB<T, Block> && warpgroup::kAvailable;
   constexpr int kStageCount = kStages<T, Block>;
   // Chunks copied ahead of the one multiplied; the 16-bit wgmma path keeps
@@ -501,7 +503,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   float acc[kTilesM][P::kTilesN][4] = {};
   float warpgroupAcc[32] = {}; // the wgmma path's instead
   auto multiplyNext = [&](int32_t c) {
-    if constexpr (kWarpgroups) {
+    if constexpr (kWarpgroupsTf32) {
       // B's planes are split a chunk ahead, while the tensor cores work:
       // chunk c + 1 must have landed too.
       waitCopies<kAhead - 2>();
@@ -520,9 +522,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
     if (next < chunks)
       loadStage(stages[next % kStageCount], next);
     commitCopies(); // an empty group past the end keeps the count uniform
-    if constexpr (kWarpgroups) {
+    if constexpr (kWarpgroupsTf32) {
       float part[32];
-      issueChunkWarpgroup(stages[c % kStageCount], slice, part);
+      issueChunkWarpgroupTf32(stages[c % kStageCount], slice, part);
       if (c + 1 < chunks)
         splitChunkB(stages[(c + 1) % kStageCount]);
       finishChunkWarpgroup(part, warpgroupAcc);
@@ -533,7 +535,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
                                           acc);
     }
   };
-  if constexpr (kWarpgroups) { // the first chunk's planes
+  if constexpr (kWarpgroupsTf32) { // the first chunk's planes
     waitCopies<kAhead - 1>();
     __syncthreads();
     splitChunkB(stages[0]);
@@ -567,7 +569,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // slices' entries.
   float *product = reinterpret_cast<float *>(stageBytes);
   constexpr int kSliceFloats = Block * P::kProductStride;
-  if constexpr (kWarpgroups || kWarpgroups16) {
+  if constexpr (kWarpgroupsTf32 || kWarpgroups16) {
     static_assert(P::kSlices == 2 && kWarps == 8, "a warpgroup per slice");
     storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(warpgroupAcc),
                       product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);
