@@ -877,7 +877,8 @@ std::string toJson(const SpmmSchedule &s) {
 
 std::string describe(const SddmmSchedule &s) {
   if (s.tiling == sopt::SddmmTiling::DenseBlocks)
-    return "dense_blocks" + std::to_string(s.blockSize);
+    return "dense_blocks" + std::to_string(s.blockSize) +
+           (s.kSplits > 1 ? "/k_splits" + std::to_string(s.kSplits) : "");
   return "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
          std::to_string(s.tileNonzeros) + "/vw" + std::to_string(s.vectorWidth) + "/tpb" +
          std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder);
@@ -886,7 +887,7 @@ std::string describe(const SddmmSchedule &s) {
 std::string toJson(const SddmmSchedule &s) {
   if (s.tiling == sopt::SddmmTiling::DenseBlocks)
     return "{\"tiling\": \"dense_blocks\", \"block_size\": " + std::to_string(s.blockSize) +
-           "}";
+           ", \"k_splits\": " + std::to_string(s.kSplits) + "}";
   return "{\"tiling\": \"nonzeros\", \"threads_per_nonzero\": " + std::to_string(s.threadsPerNonzero) +
          ", \"tile_nonzeros\": " + std::to_string(s.tileNonzeros) +
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
@@ -935,15 +936,17 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) 
 /// or two outputs per lane group or of 32 nonzeros (one output per lane,
 /// the transposed butterfly), vectors of 1, 2 or 4, 2/4/8 warps per
 /// block, either row order; those checkSddmmSchedule accepts; and the dense
-/// tensor-core blocks of 32 x 32 and 64 x 64.
+/// tensor-core blocks of 32 x 32 and 64 x 64, k whole or split in two.
 std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
   std::vector<SddmmSchedule> grid;
-  for (int side : {32, 64}) {
-    SddmmSchedule blocks;
-    blocks.tiling = sopt::SddmmTiling::DenseBlocks;
-    blocks.blockSize = side;
-    grid.push_back(blocks);
-  }
+  for (int side : {32, 64})
+    for (int splits : {1, 2}) {
+      SddmmSchedule blocks;
+      blocks.tiling = sopt::SddmmTiling::DenseBlocks;
+      blocks.blockSize = side;
+      blocks.kSplits = splits;
+      grid.push_back(blocks);
+    }
   for (int threads : {1, 2, 4, 8, 16, 32}) {
     for (int tile : sopt::dispatchedSddmmTiles(threads))
       for (int vector : {1, 2, 4})
@@ -976,7 +979,7 @@ bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
   if (a.tiling != b.tiling)
     return false;
   if (a.tiling == sopt::SddmmTiling::DenseBlocks)
-    return a.blockSize == b.blockSize;
+    return a.blockSize == b.blockSize && a.kSplits == b.kSplits;
   return a.tileNonzeros == b.tileNonzeros && a.threadsPerNonzero == b.threadsPerNonzero &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
          a.rowOrder == b.rowOrder;

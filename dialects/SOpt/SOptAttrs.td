@@ -244,6 +244,12 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
       32 x 32 block keeps its 8 warps busy by giving each of its two
       32 x 16 pieces four warps, one per quarter of each k chunk: four
       times the blocks for products too small to fill the GPU with 64 x 64.
+    - `k_splits` (default 1): with `dense_blocks`, 1 or 2 thread blocks per
+      dense block, each on its share of `k`; with 2 they form a cluster
+      (sm_90 and newer) that adds the two products through distributed
+      shared memory, so a long product with too few blocks to fill the GPU
+      gets twice the blocks without a second pass. Before sm_90 one block
+      does all of `k`.
 
     ```mlir
     #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8,
@@ -253,6 +259,10 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
                          threads_per_nonzero = 8, tiles_per_block = 4,
                          vector_width = 4, row_order = natural,
                          block_size = 32>
+    #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32,
+                         threads_per_nonzero = 8, tiles_per_block = 4,
+                         vector_width = 4, row_order = natural,
+                         block_size = 64, k_splits = 2>
     ```
   }];
   let parameters = (ins
@@ -262,7 +272,8 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     AttrParameter<"int", "warps per block (1 to 8)">:$tiles_per_block,
     AttrParameter<"int", "elements per load of the rhs row (1, 2 or 4)">:$vector_width,
     EnumParameter<SOpt_RowOrder>:$row_order,
-    DefaultValuedParameter<"int", "64", "side of a dense block (32 or 64)">:$block_size);
+    DefaultValuedParameter<"int", "64", "side of a dense block (32 or 64)">:$block_size,
+    DefaultValuedParameter<"int", "1", "blocks sharing a dense block's k (1 or 2)">:$k_splits);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

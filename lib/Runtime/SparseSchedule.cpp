@@ -165,20 +165,42 @@ int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
 /// windows.
 constexpr int64_t kWgmmaFewestBlocks16 = 64;
 
+/// Long products too small for kSddmmWideBlocks blocks of 64 x 64, but
+/// with at least kSplitFewestBlocks of them, split k in two (a cluster of
+/// two blocks per output block, sm_90): on the H100 the 512 x 512 DLMC
+/// patterns (64 blocks) at k = 1024 ran 1.27-1.32x faster so in f32 than in
+/// 32 x 32 blocks and 1.04-1.10x faster in 16-bit than in unsplit 64 x 64
+/// ones; at k = 256 the split did not pay (f32 0.94-1.0x, 16-bit 0.79-0.84x:
+/// each block's fixed cost, about that of two chunks, counts twice), and
+/// splitting in four or eight lost at every k. In f32 such products take
+/// the split blocks from kDenseBlocksDensity32 on whatever the work (512 x
+/// 512 at 90 %, k = 1024: about 14.7 us against 17.6 us in tiles).
+constexpr int64_t kSplitFewestBlocks = 64, kSplitShortestK = 1024;
+
+/// Whether sddmmBlockSize's 64 x 64 blocks split k in two.
+bool splitsK(const SparsityStats &stats, int64_t k) {
+  const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+  return k >= kSplitShortestK && wideBlocks >= kSplitFewestBlocks &&
+         wideBlocks < kSddmmWideBlocks;
+}
+
 /// The side of the SDDMM dense blocks: 64 when the pattern makes at least
 /// kSddmmWideBlocks blocks of 64 x 64 (in 16-bit with k >= 256, at least
-/// kWgmmaFewestBlocks16), otherwise 32 (four times the blocks, four warps
-/// on each 32 x 16 piece, each on a quarter of k).
+/// kWgmmaFewestBlocks16; with k split in two, kSplitFewestBlocks),
+/// otherwise 32 (four times the blocks, four warps on each 32 x 16 piece,
+/// each on a quarter of k).
 int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
   if (elementBytes == 2 && k >= kWgmmaShortestK16 && wideBlocks >= kWgmmaFewestBlocks16)
     return 64;
-  return wideBlocks >= kSddmmWideBlocks ? 64 : 32;
+  return wideBlocks >= kSddmmWideBlocks || splitsK(stats, k) ? 64 : 32;
 }
 
-/// The dense blocks of the side sddmmBlockSize chooses.
+/// The thread blocks the dense blocks sddmmBlockSize chooses make (two
+/// per output block when k is split).
 int64_t sddmmBlockCount(const SparsityStats &stats, int64_t k, int elementBytes) {
-  return sddmmBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes));
+  const int side = sddmmBlockSize(stats, k, elementBytes);
+  return sddmmBlocksOf(stats, side) * (side == 64 && splitsK(stats, k) ? 2 : 1);
 }
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
@@ -199,7 +221,8 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
     return (density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16) || wgmmaBlocks;
   }
   if (elementBytes == 4)
-    return (density >= kDenseBlocksDensity32 && work >= kDenseBlocksWork32) ||
+    return (density >= kDenseBlocksDensity32 &&
+            (work >= kDenseBlocksWork32 || splitsK(stats, k))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
             sddmmBlockCount(stats, k, elementBytes) >= kSddmmWideBlocks);
   return false;
@@ -330,6 +353,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                       (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
     s.tiling = SddmmTiling::DenseBlocks;
     s.blockSize = sddmmBlockSize(stats, k, elementBytes);
+    s.kSplits = s.blockSize == 64 && splitsK(stats, k) ? 2 : 1;
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
@@ -427,7 +451,8 @@ std::string sopt::formatSchedule(const SddmmSchedule &s) {
          ", tiles_per_block = " + std::to_string(s.tilesPerBlock) +
          ", vector_width = " + std::to_string(s.vectorWidth) +
          ", row_order = " + rowOrderName(s.rowOrder) +
-         ", block_size = " + std::to_string(s.blockSize);
+         ", block_size = " + std::to_string(s.blockSize) +
+         (s.kSplits != 1 ? ", k_splits = " + std::to_string(s.kSplits) : "");
 }
 
 std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
@@ -449,8 +474,12 @@ std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
       return "row_order = by_length does not apply to tiling = dense_blocks";
     if (s.blockSize != 32 && s.blockSize != 64)
       return "block_size must be 32 or 64 with tiling = dense_blocks";
+    if (s.kSplits != 1 && s.kSplits != 2)
+      return "k_splits must be 1 or 2";
     return "";
   }
+  if (s.kSplits != 1)
+    return "k_splits applies to tiling = dense_blocks only";
   if (!isPowerOfTwo(s.threadsPerNonzero) || s.threadsPerNonzero > 32)
     return "threads_per_nonzero must be a power of two up to 32";
   if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)

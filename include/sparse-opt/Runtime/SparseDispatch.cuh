@@ -147,8 +147,14 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
       if (s.blockSize == 32)
-        return launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream, {}, columnWindows);
-      return launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream, {}, columnWindows);
+        return s.kSplits == 2 ? launchSddmmBlocks<T, 32, 2>(pattern, lhs, rhs, k, out, stream,
+                                                            {}, columnWindows)
+                              : launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream, {},
+                                                         columnWindows);
+      return s.kSplits == 2 ? launchSddmmBlocks<T, 64, 2>(pattern, lhs, rhs, k, out, stream, {},
+                                                          columnWindows)
+                            : launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream, {},
+                                                       columnWindows);
     }
     return cudaErrorInvalidValue;
   }

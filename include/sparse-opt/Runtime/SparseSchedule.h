@@ -123,6 +123,9 @@ struct SddmmSchedule {
   RowOrder rowOrder = RowOrder::Natural;
   /// Rows and columns of a block with DenseBlocks.
   int blockSize = 64;
+  /// With DenseBlocks: blocks that share each output block's k, a cluster
+  /// that adds their products (1 or 2; sm_90 and newer, elsewhere 1).
+  int kSplits = 1;
 };
 
 /// Everything a CSR pattern tells the heuristics: its shape, nnz and

@@ -73,6 +73,7 @@ static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
   s.vectorWidth = attr.getVectorWidth();
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
   s.blockSize = attr.getBlockSize();
+  s.kSplits = attr.getKSplits();
   return s;
 }
 
@@ -94,7 +95,7 @@ SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
                                                                      : SddmmTiling::Nonzeros;
   return SddmmScheduleAttr::get(context, tiling, s.tileNonzeros, s.threadsPerNonzero,
                                 s.tilesPerBlock, s.vectorWidth,
-                                fromRuntimeRowOrder(s.rowOrder), s.blockSize);
+                                fromRuntimeRowOrder(s.rowOrder), s.blockSize, s.kSplits);
 }
 
 int getScheduleElementBytes(Type elementType) {

@@ -446,19 +446,22 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     const bool prepared = windows != "nullptr";
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
-        "cores, sampled at S's entries ({5})\n",
+        "cores{6}, sampled at S's entries ({5})\n",
         type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize,
         prepared ? "rows' column windows prepared at compile time, blocks without entries "
                    "skipped"
-                 : "rows' column windows searched, blocks of empty rows skipped");
+                 : "rows' column windows searched, blocks of empty rows skipped",
+        s.kSplits > 1 ? llvm::formatv(", k split among clusters of {0} blocks", s.kSplits).str()
+                      : std::string());
     // The epilogue precedes the windows among the launcher's arguments.
     std::string tail = prepared ? (epilogue.empty() ? ", sopt::ScaleByPattern{}" : epilogueArg) +
                                       ", " + windows
                                 : epilogueArg;
     text.body += llvm::formatv(
-        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}>({1}, {2}, {3}, {4}, {5}, "
+        "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}{8}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",
-        element, matrix, lhs, rhs, k, out, tail, s.blockSize);
+        element, matrix, lhs, rhs, k, out, tail, s.blockSize,
+        s.kSplits > 1 ? ", " + std::to_string(s.kSplits) : std::string());
     return text;
   }
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;

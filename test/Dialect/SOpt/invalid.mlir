@@ -853,3 +853,22 @@ func.func @attention_result(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor
   %0 = sopt.attention %q, %k, %v : tensor<4x8xf32>, tensor<6x8xf32>, tensor<6x16xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// ... k shared by 1 or 2 blocks, with dense blocks only.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_k_splits(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: k_splits must be 1 or 2}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 4>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_k_splits_tiles(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: k_splits applies to tiling = dense_blocks only}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 2>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}

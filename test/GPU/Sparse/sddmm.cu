@@ -27,7 +27,8 @@ namespace {
 
 std::string describe(const ::sopt::SddmmSchedule &s) {
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks)
-    return "dense_blocks" + std::to_string(s.blockSize);
+    return "dense_blocks" + std::to_string(s.blockSize) +
+           (s.kSplits > 1 ? " k_splits=" + std::to_string(s.kSplits) : "");
   return "tile=" + std::to_string(s.tileNonzeros) + "/" + std::to_string(s.threadsPerNonzero) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
@@ -80,15 +81,20 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
       ::sopt::chooseSddmmSchedule(p.stats(), k, transposeRhs, bytes)};
   if (!transposeRhs)
     return out;
-  // The dense tensor-core blocks of both sizes, whatever the heuristic chose.
-  for (int side : {32, 64}) {
-    ::sopt::SddmmSchedule blocks;
-    blocks.tiling = ::sopt::SddmmTiling::DenseBlocks;
-    blocks.blockSize = side;
-    const ::sopt::SddmmSchedule &chosen = out.front();
-    if (chosen.tiling != blocks.tiling || chosen.blockSize != side)
-      out.push_back(blocks);
-  }
+  // The dense tensor-core blocks of both sizes, k whole or split in two
+  // (k = 1: one of the two blocks has no chunk), whatever the heuristic
+  // chose.
+  for (int side : {32, 64})
+    for (int splits : {1, 2}) {
+      ::sopt::SddmmSchedule blocks;
+      blocks.tiling = ::sopt::SddmmTiling::DenseBlocks;
+      blocks.blockSize = side;
+      blocks.kSplits = splits;
+      const ::sopt::SddmmSchedule &chosen = out.front();
+      if (chosen.tiling != blocks.tiling || chosen.blockSize != side ||
+          chosen.kSplits != splits)
+        out.push_back(blocks);
+    }
   if (!handPicked)
     return out;
   // Tiles of one or two rounds of outputs per group, and of 32 nonzeros

@@ -85,6 +85,7 @@ int main() {
     attention<float>(report, "attn_f32_nonzeros", attn_f32_nonzeros, p);
     attention<float>(report, "attn_f32_blocks", attn_f32_blocks, p);
     attention<float>(report, "attn_f32_blocks64", attn_f32_blocks64, p);
+    attention<float>(report, "attn_f32_blocks64_split", attn_f32_blocks64_split, p);
     attention<__half>(report, "attn_f16_nonzeros", attn_f16_nonzeros, p);
     attention<__half>(report, "attn_f16_blocks", attn_f16_blocks, p);
   }

@@ -11,6 +11,7 @@
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>
 // SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}block_size = 32>
+// SUMMARY: scores_blocks_split_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}k_splits = 2>
 // SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
 // SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: attention_sddmm0: sopt.sddmm
@@ -70,6 +71,17 @@ func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tenso
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
       : tensor<64x64xf16>, tensor<48x64xf16>, tensor<64x48xf16, #CSR> -> tensor<64x48xf16, #CSR>
   return %d : tensor<64x48xf16, #CSR>
+}
+
+// k split in two: a cluster of two blocks per output block, named in the
+// launch.
+// CHECK: extern "C" cudaError_t scores_blocks_split(
+// CHECK: // sopt.sddmm (A · Bᵀ) ⊙ S, S 64x48, k = 1024: dense 64x64 blocks on tensor cores, k split among clusters of 2 blocks, sampled at S's entries (rows' column windows searched, blocks of empty rows skipped)
+// CHECK: sopt::launchSddmmBlocks<float, 64, 2>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 1024, result0_values, stream)
+func.func @scores_blocks_split(%q: tensor<64x1024xf32>, %k: tensor<48x1024xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 2>}
+      : tensor<64x1024xf32>, tensor<48x1024xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
+  return %d : tensor<64x48xf32, #CSR>
 }
 
 // With the pattern known at compile time (tiny.smtx, 4 x 6: rows of 1, 3,

@@ -55,6 +55,23 @@ func.func @attn_f32_blocks64(%q: tensor<130x33xf32>, %k: tensor<200x33xf32>, %s:
 }
 
 // (0.125 Q · Kᵀ ⊙ S) · scale, exp, + bias, · mask: the scale prologue and
+// four epilogue ops in the SDDMM kernel, blocks of 64 x 64 with k split in
+// two (k = 33: two chunks, one per block of each cluster of two).
+func.func @attn_f32_blocks64_split(%q: tensor<130x33xf32>, %k: tensor<200x33xf32>, %s: tensor<130x200xf32, #CSR>,
+    %scale: tensor<f32>, %bias: tensor<130x200xf32>, %mask: tensor<130x200xf32>) -> tensor<130x200xf32, #CSR> {
+  %eighth = sopt.constant dense<0.125> : tensor<130x33xf32>
+  %qs = sopt.mul %q, %eighth : tensor<130x33xf32>
+  %d = sopt.sddmm %qs, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 1, row_order = natural, k_splits = 2>}
+      : tensor<130x33xf32>, tensor<200x33xf32>, tensor<130x200xf32, #CSR> -> tensor<130x200xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<130x200xf32>
+  %x = sopt.mul %d, %sb : tensor<130x200xf32, #CSR>, tensor<130x200xf32> -> tensor<130x200xf32, #CSR>
+  %e = sopt.exp %x : tensor<130x200xf32, #CSR>
+  %b = sopt.add %e, %bias : tensor<130x200xf32, #CSR>, tensor<130x200xf32> -> tensor<130x200xf32, #CSR>
+  %y = sopt.mul %mask, %b : tensor<130x200xf32>, tensor<130x200xf32, #CSR> -> tensor<130x200xf32, #CSR>
+  return %y : tensor<130x200xf32, #CSR>
+}
+
+// (0.125 Q · Kᵀ ⊙ S) · scale, exp, + bias, · mask: the scale prologue and
 // four epilogue ops in the SDDMM kernel (nonzeros).
 func.func @attn_f16_nonzeros(%q: tensor<130x33xf16>, %k: tensor<200x33xf16>, %s: tensor<130x200xf16, #CSR>,
     %scale: tensor<f16>, %bias: tensor<130x200xf16>, %mask: tensor<130x200xf16>) -> tensor<130x200xf16, #CSR> {

@@ -18,3 +18,14 @@ func.func @known_scaled(%q: tensor<4x33xf32>, %k: tensor<6x33xf32>,
   %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
   return %e : tensor<4x6xf32, #CSR>
 }
+
+// k split among clusters of two blocks, with the fused scale.
+func.func @known_split(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                       %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "tiny.smtx"},
+                       %scale: tensor<f32>) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 2>}
+      : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<4x6xf32>
+  %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
+  return %e : tensor<4x6xf32, #CSR>
+}
