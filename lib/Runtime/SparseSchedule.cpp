@@ -452,7 +452,7 @@ std::string sopt::formatSchedule(const SddmmSchedule &s) {
          ", vector_width = " + std::to_string(s.vectorWidth) +
          ", row_order = " + rowOrderName(s.rowOrder) +
          ", block_size = " + std::to_string(s.blockSize) +
-         (s.kSplits != 1 ? ", k_splits = " + std::to_string(s.kSplits) : "");
+         ", k_splits = " + std::to_string(s.kSplits);
 }
 
 std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
