@@ -40,14 +40,15 @@
 // keep mma.sync, reading the operands through the same swizzle.
 //
 // A product too small to fill the GPU with its blocks but long in k can
-// split k (Splits = 2): the grid gets a z dimension of Splits thread blocks
-// per output block, launched as a cluster (sm_90); each multiplies its share
-// of the chunks, then every block reads the others' products through
-// distributed shared memory and writes its share of the rows, the sums
-// always added in block order. On the H100 the 512 x 512 DLMC patterns (64
-// blocks of 64 x 64) ran 1.18-1.2x faster so in f32 at k = 1024 than in
-// 32 x 32 blocks; at k = 256 the split lost (each block's fixed cost counts
-// twice), and four or eight splits lost at every k.
+// split k (Splits > 1; the schedules use 2, `k_splits`): the grid gets a z
+// dimension of Splits thread blocks per output block, launched as a cluster
+// (sm_90); each multiplies its share of the chunks, then every block reads
+// the others' products through distributed shared memory and writes its
+// share of the rows, the sums always added in block order (deterministic).
+// On the H100 the 512 x 512 DLMC patterns (64 blocks of 64 x 64) ran
+// 1.27-1.32x faster so in f32 at k = 1024 than in 32 x 32 blocks, 1.04-1.10x
+// in 16-bit than unsplit; at k = 256 the split did not pay (each block's
+// fixed cost counts twice), and four or eight splits lost at every k.
 //
 // Where a row's entries reach the block's columns comes from `windows`,
 // prepared once per pattern (sopt_csr_column_windows, RowOrder.h; the
