@@ -167,21 +167,27 @@ constexpr int64_t kWgmmaFewestBlocks16 = 64;
 
 /// Long products too small for kSddmmWideBlocks blocks of 64 x 64, but
 /// with at least kSplitFewestBlocks of them, split k in two (a cluster of
-/// two blocks per output block, sm_90): on the H100 the 512 x 512 DLMC
-/// patterns (64 blocks) at k = 1024 ran 1.27-1.32x faster so in f32 than in
-/// 32 x 32 blocks and 1.04-1.10x faster in 16-bit than in unsplit 64 x 64
-/// ones; at k = 256 the split did not pay (f32 0.94-1.0x, 16-bit 0.79-0.84x:
-/// each block's fixed cost, about that of two chunks, counts twice), and
-/// splitting in four or eight lost at every k. In f32 such products take
-/// the split blocks from kDenseBlocksDensity32 on whatever the work (512 x
-/// 512 at 90 %, k = 1024: about 14.7 us against 17.6 us in tiles).
-constexpr int64_t kSplitFewestBlocks = 64, kSplitShortestK = 1024;
+/// two blocks per output block, sm_90), from k = 512 in f32 and 1024 in
+/// 16-bit. On the H100 the 512 x 512 DLMC patterns (64 blocks) ran so, in
+/// f32, 1.15x (k = 512), 1.27-1.32x (1024), 1.44x (2048) and 1.54x (4096)
+/// faster than in 32 x 32 blocks; in 16-bit 0.91-0.94x (512), 1.04-1.10x
+/// (1024), 1.24x (2048) and 1.45x (4096) as fast as in unsplit 64 x 64
+/// blocks. At k = 256 the split did not pay (f32 0.94-1.0x, 16-bit
+/// 0.79-0.84x: each block's fixed cost, about that of two chunks, counts
+/// twice); splitting in four or eight lost at every k up to 4096, and the
+/// 2048 x 512 patterns (256 blocks) ran fastest unsplit at every k. From
+/// kSplitOverTilesK, f32 takes such split blocks from kDenseBlocksDensity32
+/// on whatever the work (512 x 512 at 90 %, k = 1024: 15.2 us against
+/// 17.6 us in tiles).
+constexpr int64_t kSplitFewestBlocks = 64;
+constexpr int64_t kSplitShortestK32 = 512, kSplitShortestK16 = 1024;
+constexpr int64_t kSplitOverTilesK = 1024;
 
 /// Whether sddmmBlockSize's 64 x 64 blocks split k in two.
-bool splitsK(const SparsityStats &stats, int64_t k) {
+bool splitsK(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
-  return k >= kSplitShortestK && wideBlocks >= kSplitFewestBlocks &&
-         wideBlocks < kSddmmWideBlocks;
+  const int64_t shortestK = elementBytes == 4 ? kSplitShortestK32 : kSplitShortestK16;
+  return k >= shortestK && wideBlocks >= kSplitFewestBlocks && wideBlocks < kSddmmWideBlocks;
 }
 
 /// The side of the SDDMM dense blocks: 64 when the pattern makes at least
@@ -193,14 +199,14 @@ int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
   if (elementBytes == 2 && k >= kWgmmaShortestK16 && wideBlocks >= kWgmmaFewestBlocks16)
     return 64;
-  return wideBlocks >= kSddmmWideBlocks || splitsK(stats, k) ? 64 : 32;
+  return wideBlocks >= kSddmmWideBlocks || splitsK(stats, k, elementBytes) ? 64 : 32;
 }
 
 /// The thread blocks the dense blocks sddmmBlockSize chooses make (two
 /// per output block when k is split).
 int64_t sddmmBlockCount(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int side = sddmmBlockSize(stats, k, elementBytes);
-  return sddmmBlocksOf(stats, side) * (side == 64 && splitsK(stats, k) ? 2 : 1);
+  return sddmmBlocksOf(stats, side) * (side == 64 && splitsK(stats, k, elementBytes) ? 2 : 1);
 }
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
@@ -222,9 +228,11 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   }
   if (elementBytes == 4)
     return (density >= kDenseBlocksDensity32 &&
-            (work >= kDenseBlocksWork32 || splitsK(stats, k))) ||
+            (work >= kDenseBlocksWork32 ||
+             (k >= kSplitOverTilesK && splitsK(stats, k, elementBytes)))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
-            sddmmBlockCount(stats, k, elementBytes) >= kSddmmWideBlocks);
+            (sddmmBlockCount(stats, k, elementBytes) >= kSddmmWideBlocks ||
+             splitsK(stats, k, elementBytes)));
   return false;
 }
 
@@ -353,7 +361,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                       (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
     s.tiling = SddmmTiling::DenseBlocks;
     s.blockSize = sddmmBlockSize(stats, k, elementBytes);
-    s.kSplits = s.blockSize == 64 && splitsK(stats, k) ? 2 : 1;
+    s.kSplits = s.blockSize == 64 && splitsK(stats, k, elementBytes) ? 2 : 1;
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);

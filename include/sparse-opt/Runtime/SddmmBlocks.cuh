@@ -46,9 +46,10 @@
 // the others' products through distributed shared memory and writes its
 // share of the rows, the sums always added in block order (deterministic).
 // On the H100 the 512 x 512 DLMC patterns (64 blocks of 64 x 64) ran
-// 1.27-1.32x faster so in f32 at k = 1024 than in 32 x 32 blocks, 1.04-1.10x
-// in 16-bit than unsplit; at k = 256 the split did not pay (each block's
-// fixed cost counts twice), and four or eight splits lost at every k.
+// 1.15-1.54x faster so in f32 at k = 512-4096 than in 32 x 32 blocks,
+// 1.04-1.45x in 16-bit at k = 1024-4096 than unsplit; at k = 256 the split
+// did not pay (each block's fixed cost counts twice), and four or eight
+// splits lost at every k up to 4096.
 //
 // Where a row's entries reach the block's columns comes from `windows`,
 // prepared once per pattern (sopt_csr_column_windows, RowOrder.h; the

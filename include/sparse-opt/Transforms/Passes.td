@@ -251,9 +251,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     k = 1024, when 132 to 1024 blocks of 64 x 64 cover it) for enough
     work, in blocks of 32 x 32 (`block_size = 32`) when 64 x 64 ones would
     not fill the GPU's SMs (in 16-bit with k >= 256: fewer than 64 of
-    them), except that from k = 1024 64 to 131 blocks of 64 x 64 split k
-    in two (`k_splits = 2`: a cluster of two thread blocks per dense
-    block); a larger sparse SDDMM takes tiles of 32
+    them), except that 64 to 131 blocks of 64 x 64 split k in two from
+    k = 512 in f32 and 1024 in 16-bit (`k_splits = 2`: a cluster of two
+    thread blocks per dense block); a larger sparse SDDMM takes tiles of 32
     nonzeros (`tile_nonzeros = 32`).
     The file holds the arrays the caller
     passes: a CSR matrix's, or for a CSC argument those of its transpose in
