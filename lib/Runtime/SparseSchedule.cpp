@@ -202,11 +202,12 @@ int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
   return wideBlocks >= kSddmmWideBlocks || splitsK(stats, k, elementBytes) ? 64 : 32;
 }
 
-/// The thread blocks the dense blocks sddmmBlockSize chooses make (two
-/// per output block when k is split).
-int64_t sddmmBlockCount(const SparsityStats &stats, int64_t k, int elementBytes) {
-  const int side = sddmmBlockSize(stats, k, elementBytes);
-  return sddmmBlocksOf(stats, side) * (side == 64 && splitsK(stats, k, elementBytes) ? 2 : 1);
+/// Whether the dense blocks sddmmBlockSize chooses fill the GPU: at least
+/// kSddmmWideBlocks of them, or 64 x 64 ones whose k is split (two thread
+/// blocks each).
+bool denseBlocksFillGpu(const SparsityStats &stats, int64_t k, int elementBytes) {
+  return splitsK(stats, k, elementBytes) ||
+         sddmmBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes)) >= kSddmmWideBlocks;
 }
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
@@ -231,8 +232,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
             (work >= kDenseBlocksWork32 ||
              (k >= kSplitOverTilesK && splitsK(stats, k, elementBytes)))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
-            (sddmmBlockCount(stats, k, elementBytes) >= kSddmmWideBlocks ||
-             splitsK(stats, k, elementBytes)));
+            denseBlocksFillGpu(stats, k, elementBytes));
   return false;
 }
 
@@ -361,7 +361,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                       (k + 31) / 32 > kMaxSddmmElementsPerLane)) {
     s.tiling = SddmmTiling::DenseBlocks;
     s.blockSize = sddmmBlockSize(stats, k, elementBytes);
-    s.kSplits = s.blockSize == 64 && splitsK(stats, k, elementBytes) ? 2 : 1;
+    s.kSplits = splitsK(stats, k, elementBytes) ? 2 : 1; // its blocks are 64 x 64
     return s;
   }
   s.vectorWidth = widestVector(k, elementBytes);
