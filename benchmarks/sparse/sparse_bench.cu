@@ -41,7 +41,8 @@ cudaError_t oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a, c
 template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                       const T *lhs, const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                      const int32_t *columnWindows, cudaStream_t stream);
+                      const int32_t *columnWindows, const int32_t *entryRows,
+                      cudaStream_t stream);
 
 } // namespace bench
 
@@ -59,10 +60,10 @@ template <typename T>
 cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                              const T *lhs, const T *rhs, int64_t k, T *out,
                              const int32_t *rowOrder, const int32_t *columnWindows,
-                             cudaStream_t stream) {
+                             const int32_t *entryRows, cudaStream_t stream) {
   // The benchmark's SDDMM is always D = (A · Bᵀ) ⊙ S with B[n, k].
   return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
-                           stream, columnWindows);
+                           stream, columnWindows, entryRows);
 }
 #endif
 
@@ -73,7 +74,7 @@ template cudaError_t bench::oursSpmm<float>(const sopt::SpmmSchedule &,
 template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, float *, const int32_t *,
-                                             const int32_t *, cudaStream_t);
+                                             const int32_t *, const int32_t *, cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
@@ -82,7 +83,8 @@ template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
 template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, __half *,
-                                              const int32_t *, const int32_t *, cudaStream_t);
+                                              const int32_t *, const int32_t *, const int32_t *,
+                                              cudaStream_t);
 #endif
 
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 1
@@ -996,6 +998,8 @@ struct DeviceMatrix {
   DeviceBuffer positions, coordinates, rowOrder;
   /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64.
   DeviceBuffer windows32, windows64;
+  /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
+  DeviceBuffer entryRows;
   sopt::SparsityStats stats;
 
   const int32_t *columnWindows(int blockSize) const {
@@ -1454,7 +1458,8 @@ private:
       return [&, s](cudaStream_t st) -> std::string {
         cudaError_t e =
             bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, outOurs.as<T>(),
-                                order, m.columnWindows(s.blockSize), st);
+                                order, m.columnWindows(s.blockSize),
+                                m.entryRows.as<int32_t>(), st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };
@@ -1980,9 +1985,9 @@ std::string markdown(const Results &r, const Meta &meta, const Options &o,
         (o.flushL2 ? " (one call per sample after an L2 flush)" : "") +
         "; every implementation on the same inputs in this run. Random values in [-1, 1) "
         "for the sparse matrix and the dense operands (seed " + std::to_string(o.seed) +
-        "). Our row order (longest rows first) is prepared once per matrix on the host and "
-        "not timed; cuSPARSE's buffer is allocated and its preprocessing done before "
-        "timing.\n\n";
+        "). Our row order (longest rows first), the SDDMM dense blocks' column windows and "
+        "the SDDMM tiles' entries' rows are prepared once per matrix on the host and not "
+        "timed; cuSPARSE's buffer is allocated and its preprocessing done before timing.\n\n";
   md += "## Summary\n\n" + summaryMarkdown(r, sums);
 
   const std::string prefix = commonPrefix(r);
@@ -2345,6 +2350,14 @@ int main(int argc, char **argv) {
           buffer.allocate(windows.size() * sizeof(int32_t));
           // Synchronous: `windows` goes out of scope at the end of the turn.
           CUDA_TRY(cudaMemcpy(buffer.get(), windows.data(), buffer.bytes(),
+                              cudaMemcpyHostToDevice));
+        }
+        // And the row of every entry, for the SDDMM tiles.
+        {
+          std::vector<int32_t> rows(csr.nnz);
+          sopt_csr_entry_rows(csr.positions, csr.rows, rows.data());
+          m.entryRows.allocate(rows.size() * sizeof(int32_t));
+          CUDA_TRY(cudaMemcpy(m.entryRows.get(), rows.data(), m.entryRows.bytes(),
                               cudaMemcpyHostToDevice));
         }
         CUDA_TRY(cudaStreamSynchronize(stream));

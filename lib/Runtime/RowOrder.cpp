@@ -56,3 +56,10 @@ extern "C" void sopt_csr_column_windows(const int32_t *positions, const int32_t 
     }
   }
 }
+
+extern "C" void sopt_csr_entry_rows(const int32_t *positions, int64_t rows,
+                                    int32_t *entryRows) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
+      entryRows[e] = int32_t(r);
+}

@@ -3,8 +3,9 @@
  * What the sparse schedules need to know about a CSR pattern, computed once
  * per pattern on the host: row-length statistics (to choose a schedule), the
  * order in which the kernels visit rows (longest first, so that rows of
- * similar length share a wave and no long row starts last) and where each
- * row's entries cross the column blocks of the dense-block SDDMM. Plain C
+ * similar length share a wave and no long row starts last), where each
+ * row's entries cross the column blocks of the dense-block SDDMM, and the
+ * row of every entry (for the SDDMM tiles of nonzeros). Plain C
  * API over 32-bit positions; no LLVM.
  *
  *===----------------------------------------------------------------------===*/
@@ -41,6 +42,11 @@ void sopt_csr_row_order(const int32_t *positions, int64_t rows, int32_t *order);
 int64_t sopt_csr_column_windows_size(int64_t rows, int64_t cols, int64_t block);
 void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinates,
                              int64_t rows, int64_t cols, int64_t block, int32_t *windows);
+
+/* Writes the row of each entry to entry_rows[0..positions[rows]-1]: the
+ * SDDMM tiles of nonzeros (launchSddmm's `entryRows`) read it instead of
+ * searching the positions for the rows their entries are in. */
+void sopt_csr_entry_rows(const int32_t *positions, int64_t rows, int32_t *entry_rows);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -57,45 +57,50 @@ cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const 
 
 template <typename T, int Threads, int Vector, int Vectors>
 cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                             const T *rhs, int64_t k, T *out, cudaStream_t stream) {
+                             const T *rhs, int64_t k, T *out, cudaStream_t stream,
+                             const int32_t *entryRows) {
   constexpr int kGroups = 32 / Threads;
   if constexpr (Vector * sizeof(T) <= 16 && Vector * Vectors <= kMaxSddmmElementsPerLane) {
     if (s.tileNonzeros == kGroups)
       return launchSddmm<T, Threads, Vector, Vectors, kGroups>(p, lhs, rhs, k, out,
-                                                               s.tilesPerBlock, stream);
+                                                               s.tilesPerBlock, stream, {},
+                                                               entryRows);
     if (s.tileNonzeros == 2 * kGroups)
       return launchSddmm<T, Threads, Vector, Vectors, 2 * kGroups>(
-          p, lhs, rhs, k, out, s.tilesPerBlock, stream);
+          p, lhs, rhs, k, out, s.tilesPerBlock, stream, {}, entryRows);
     if constexpr (2 * kGroups != 32)
       if (s.tileNonzeros == 32)
         return launchSddmm<T, Threads, Vector, Vectors, 32>(p, lhs, rhs, k, out,
-                                                            s.tilesPerBlock, stream);
+                                                            s.tilesPerBlock, stream, {},
+                                                            entryRows);
   }
   return cudaErrorInvalidValue;
 }
 
 template <typename T, int Threads, int Vector>
 cudaError_t sddmmWithVector(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                            const T *rhs, int64_t k, T *out, cudaStream_t stream) {
+                            const T *rhs, int64_t k, T *out, cudaStream_t stream,
+                            const int32_t *entryRows) {
   // The fewest vectors per lane (a power of two) that cover k.
   const int64_t needed = (k + int64_t(Threads) * Vector - 1) / (int64_t(Threads) * Vector);
-  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, stream);
-  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, stream);
+  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, stream, entryRows);
   return cudaErrorInvalidValue;
 }
 
 template <typename T, int Threads>
 cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
-                             const T *rhs, int64_t k, T *out, cudaStream_t stream) {
+                             const T *rhs, int64_t k, T *out, cudaStream_t stream,
+                             const int32_t *entryRows) {
   switch (s.vectorWidth) {
-  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, stream);
-  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, stream);
-  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, stream);
+  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, stream, entryRows);
+  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, stream, entryRows);
+  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, stream, entryRows);
   }
   return cudaErrorInvalidValue;
 }
@@ -136,12 +141,14 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// D = (A · Bᵀ) ⊙ S (transposeRhs, B[n, k]) or (A · B) ⊙ S (B[k, n]) under
 /// schedule `s`; D's values are written to `out` (nnz of them). `rowOrder`
 /// serves the (A · B) form with a ByLength schedule; `columnWindows`, if
-/// given, the dense blocks (sopt_csr_column_windows for s.blockSize).
+/// given, the dense blocks (sopt_csr_column_windows for s.blockSize);
+/// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows).
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
                      const int32_t *rowOrder, cudaStream_t stream,
-                     const int32_t *columnWindows = nullptr) {
+                     const int32_t *columnWindows = nullptr,
+                     const int32_t *entryRows = nullptr) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SddmmTiling::DenseBlocks) {
@@ -163,12 +170,12 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                              s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr,
                              s.tilesPerBlock, stream);
   switch (s.threadsPerNonzero) {
-  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, stream);
-  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, stream);
-  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, stream);
-  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, stream);
-  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, stream);
-  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, stream);
+  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, stream, entryRows);
   }
   return cudaErrorInvalidValue;
 }

@@ -95,6 +95,28 @@ LogicalResult readPattern(Operation *op, const std::string &path, bool transpose
   return success();
 }
 
+/// The pattern file of a sparse argument (sopt.sparsity_pattern), read at
+/// compile time and freed with this; `path` empty when it has none.
+struct KnownPattern {
+  std::string path;
+  sopt_csr csr{};
+  KnownPattern() = default;
+  KnownPattern(const KnownPattern &) = delete;
+  KnownPattern &operator=(const KnownPattern &) = delete;
+  ~KnownPattern() { sopt_csr_free(&csr); }
+
+  /// Reads the file of `sparse` (its transpose with `transposed`), if any:
+  /// whether there is one.
+  FailureOr<bool> read(Operation *op, Value sparse, bool transposed) {
+    path = patternFile(sparse);
+    if (path.empty())
+      return false;
+    if (failed(readPattern(op, path, transposed, csr)))
+      return failure();
+    return true;
+  }
+};
+
 /// A table prepared from a pattern at compile time: `values` as a static
 /// array (`comment` above it), uploaded on the first call, and a guard that
 /// the caller passes a pattern of the table's `nnz` (`what` names the table
@@ -141,21 +163,21 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
   pointer = "nullptr";
   if (order == ::sopt::RowOrder::Natural)
     return success();
-  std::string path = patternFile(sparse);
-  if (path.empty())
+  KnownPattern pattern;
+  FailureOr<bool> known = pattern.read(op, sparse, transposed);
+  if (failed(known))
+    return failure();
+  if (!*known)
     return op->emitOpError("visits rows longest first (row_order = by_length), which "
                            "needs the pattern at compile time: give the sparse "
                            "function argument a sopt.sparsity_pattern file");
-  sopt_csr m{};
-  if (failed(readPattern(op, path, transposed, m)))
-    return failure();
+  const sopt_csr &m = pattern.csr;
   std::vector<int32_t> rows(m.rows);
   sopt_csr_row_order(m.positions, m.rows, rows.data());
-  const int64_t nnz = m.nnz;
-  sopt_csr_free(&m);
   pointer = emitPatternTable(
-      name, "// Rows of " + path + (transposed ? " transposed" : "") + ", longest first.",
-      "order was", rows, nnz, csr, text);
+      name,
+      "// Rows of " + pattern.path + (transposed ? " transposed" : "") + ", longest first.",
+      "order was", rows, m.nnz, csr, text);
   return success();
 }
 
@@ -167,21 +189,58 @@ LogicalResult emitColumnWindows(Operation *op, Value sparse, int block, StringRe
                                 const CsrExpressions &csr, SparseLaunchText &text,
                                 std::string &pointer) {
   pointer = "nullptr";
-  std::string path = patternFile(sparse);
-  if (path.empty())
-    return success();
-  sopt_csr m{};
-  if (failed(readPattern(op, path, /*transposed=*/false, m)))
-    return failure();
+  KnownPattern pattern;
+  FailureOr<bool> known = pattern.read(op, sparse, /*transposed=*/false);
+  if (failed(known) || !*known) // without a pattern the kernels search
+    return failure(failed(known));
+  const sopt_csr &m = pattern.csr;
   std::vector<int32_t> windows(sopt_csr_column_windows_size(m.rows, m.cols, block));
   sopt_csr_column_windows(m.positions, m.coordinates, m.rows, m.cols, block, windows.data());
-  const int64_t nnz = m.nnz;
-  sopt_csr_free(&m);
   pointer = emitPatternTable(name,
-                             "// Where the rows of " + path + " reach each block of " +
+                             "// Where the rows of " + pattern.path + " reach each block of " +
                                  std::to_string(block) +
                                  " columns\n// (sopt_csr_column_windows).",
-                             "windows were", windows, nnz, csr, text);
+                             "windows were", windows, m.nnz, csr, text);
+  return success();
+}
+
+/// The row of every entry of an SDDMM pattern known at compile time, as the
+/// expression of a device pointer that the generated code fills on its
+/// first call (launchEntryRows from the caller's positions, then a
+/// synchronize: later calls on other streams find it complete), after a
+/// guard that the caller passes a pattern of the compiled nnz; nullptr (the
+/// tiles search the positions) without a pattern file. Expanded on the
+/// device rather than embedded: a table of nnz integers would dwarf the
+/// rest of the source.
+LogicalResult emitEntryRows(Operation *op, Value sparse, StringRef name, StringRef matrix,
+                            const CsrExpressions &csr, SparseLaunchText &text,
+                            std::string &pointer) {
+  pointer = "nullptr";
+  KnownPattern pattern;
+  FailureOr<bool> known = pattern.read(op, sparse, /*transposed=*/false);
+  if (failed(known) || !*known) // without a pattern the kernels search
+    return failure(failed(known));
+  const int64_t nnz = pattern.csr.nnz;
+  const std::string &path = pattern.path;
+  text.body += llvm::formatv(
+      "    // The row of each entry of {3}, expanded on the first call.\n"
+      "    if ({2} != {1})\n"
+      "      return cudaErrorInvalidValue;\n"
+      "    static const int32_t *{0} = [&] {{\n"
+      "      int32_t *device = nullptr;\n"
+      "      if (cudaMalloc(&device, sizeof(int32_t) * ({1} > 0 ? {1} : 1)) != cudaSuccess)\n"
+      "        return (int32_t *)nullptr;\n"
+      "      if (sopt::launchEntryRows({4}, device, stream) != cudaSuccess ||\n"
+      "          cudaStreamSynchronize(stream) != cudaSuccess) {{\n"
+      "        cudaFree(device);\n"
+      "        return (int32_t *)nullptr;\n"
+      "      }\n"
+      "      return device;\n"
+      "    }();\n"
+      "    if (!{0})\n"
+      "      return cudaErrorMemoryAllocation;\n",
+      name, nnz, csr.nnz, path, matrix);
+  pointer = name.str();
   return success();
 }
 
@@ -464,18 +523,28 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         s.kSplits > 1 ? ", " + std::to_string(s.kSplits) : std::string());
     return text;
   }
+  std::string entryRows;
+  if (failed(emitEntryRows(op, op.getPattern(), tablePrefix.str() + "_entry_rows", matrix,
+                           pattern, text, entryRows)))
+    return failure();
+  const bool prepared = entryRows != "nullptr";
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
-      "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block\n",
+      "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block, {8}\n",
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
-      s.vectorWidth, s.tilesPerBlock, summary);
+      s.vectorWidth, s.tilesPerBlock, summary,
+      prepared ? "entries' rows expanded on the first call" : "entries' rows searched");
+  // The epilogue precedes the entries' rows among the launcher's arguments.
+  std::string tail = prepared ? (epilogue.empty() ? ", sopt::ScaleByPattern{}" : epilogueArg) +
+                                    ", " + entryRows
+                              : epilogueArg;
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
       "{10}, stream{11})));\n",
       element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, s.tileNonzeros, matrix,
-      lhs, rhs, k, out, s.tilesPerBlock, epilogueArg);
+      lhs, rhs, k, out, s.tilesPerBlock, tail);
   return text;
 }
 

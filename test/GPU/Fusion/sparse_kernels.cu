@@ -1,7 +1,8 @@
 // Generated host code calling the project's SpMM and SDDMM kernels
 // (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
-// (and by dense tensor-core blocks, with empty and dense blocks)
+// (by tiles of a compile-time pattern, its entries' rows expanded on the
+// first call; by dense tensor-core blocks, with empty and dense blocks)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
 // tensor-core blocks with a fused epilogue. Also: a pattern
 // other than the compiled one is refused.
@@ -76,14 +77,23 @@ void scores(Report &report, const std::string &patternFile) {
   Sparse<float> s(readPattern(patternFile));
   Tensor<float> q(300 * 64), k(257 * 64), d(s.nnz());
   q.randomize(), k.randomize();
-  d.poison();
-  launch(::scores, q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
-         s.csr.values.device, s.nnz(), d.device);
-  d.download();
-  report.check("scores (A*B^T)*S 300x257 k=64 f32 by_length",
-               relativeError(d.values, sddmmReference(s.pattern, s.csr.values.values, q.values,
-                                             k.values, 64, true)),
-               tolerance<float>());
+  const std::vector<double> ref =
+      sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 64, true);
+  // The first call expands the entries' rows, the second reuses them.
+  for (const char *call : {"first", "second"}) {
+    d.poison();
+    launch(::scores, q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
+           s.csr.values.device, s.nnz(), d.device);
+    d.download();
+    report.check(std::string("scores (A*B^T)*S 300x257 k=64 f32 tiles, entries' rows, ") +
+                     call + " call",
+                 relativeError(d.values, ref), tolerance<float>());
+  }
+  // The rows were expanded for the file's nnz: another nnz is refused.
+  const cudaError_t refused =
+      ::scores(q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
+               s.csr.values.device, s.nnz() - 1, d.device, 0);
+  report.check("scores refuses another nnz", refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.0);
 }
 
 void scoresBlocksF16(Report &report) {

@@ -2,7 +2,8 @@
 // float64 reference: (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16
 // storage, the awkward patterns under the compiler's schedule, the dense
 // tensor-core blocks (32 x 32 and 64 x 64) and hand-picked ones (every lane count per output, one
-// and two outputs per group), inner
+// and two outputs per group), each also with what is prepared once per
+// pattern (column windows, entries' rows), inner
 // dimensions that are odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
@@ -57,19 +58,21 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
       ++report.failures;
       continue;
     }
-    // Dense blocks twice: searching their rows' columns, and reading the
-    // windows prepared once per pattern (sopt_csr_column_windows).
+    // Twice: searching, and reading what is prepared once per pattern: the
+    // dense blocks' rows' column windows (sopt_csr_column_windows), the
+    // tiles' entries' rows (sopt_csr_entry_rows).
     const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
     for (bool prepared : {false, true}) {
-      if (prepared && !blocks)
+      if (prepared && !transposeRhs)
         continue;
       d.poison();
-      CHECK_CUDA(::sopt::runSddmm<T>(schedule, s.view(), a.device, b.device, k, transposeRhs,
-                                     d.device, s.order.device, 0,
-                                     prepared ? s.columnWindows(schedule.blockSize) : nullptr));
+      CHECK_CUDA(::sopt::runSddmm<T>(
+          schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
+          prepared && blocks ? s.columnWindows(schedule.blockSize) : nullptr,
+          prepared && !blocks ? s.entryRows.device : nullptr));
       CHECK_CUDA(cudaDeviceSynchronize());
       d.download();
-      report.check(name + (prepared ? " windows" : ""),
+      report.check(name + (prepared ? (blocks ? " windows" : " entry rows") : ""),
                    errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
     }
   }
@@ -134,12 +137,31 @@ Pattern repeatedColumns() {
   return p;
 }
 
+/// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
+/// whose row differs (the output poisoned first).
+template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
+  DeviceCsr<T> s(p);
+  Tensor<int32_t> rows(p.coordinates.size());
+  CHECK_CUDA(cudaMemset(rows.device, 0xff, rows.size * sizeof(int32_t)));
+  CHECK_CUDA(::sopt::launchEntryRows(s.view(), rows.device, 0));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<int32_t> expected(p.coordinates.size()), got(p.coordinates.size());
+  sopt_csr_entry_rows(p.positions.data(), p.rows, expected.data());
+  CHECK_CUDA(cudaMemcpy(got.data(), rows.device, got.size() * sizeof(int32_t),
+                        cudaMemcpyDeviceToHost));
+  size_t wrong = 0;
+  for (size_t e = 0; e < got.size(); ++e)
+    wrong += got[e] != expected[e];
+  report.check(p.name + " launchEntryRows", got.empty() ? 0.0 : double(wrong) / got.size(), 0.0);
+}
+
 /// The awkward patterns with several inner sizes, both forms and
 /// hand-picked schedules, or (`dlmc`) the DLMC matrices, (A · Bᵀ) ⊙ S under
 /// the compiler's schedule.
 template <typename T>
 void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   for (const Pattern &p : cases) {
+    checkEntryRows<T>(report, p);
     if (dlmc) {
       const int64_t k = dlmcDenseSize<T>();
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), false));

@@ -110,11 +110,11 @@ inline Pattern readPattern(const std::string &path) {
 }
 
 /// A pattern with random values of type T on the device, and the row order
-/// (longest first) and the SDDMM blocks' column windows (blocks of 32 and
-/// 64) prepared once.
+/// (longest first), the SDDMM blocks' column windows (blocks of 32 and 64)
+/// and the entries' rows (for the SDDMM tiles) prepared once.
 template <typename T> struct DeviceCsr {
   const Pattern &pattern;
-  Tensor<int32_t> positions, coordinates, order, windows32, windows64;
+  Tensor<int32_t> positions, coordinates, order, windows32, windows64, entryRows;
   Tensor<T> values;
 
   explicit DeviceCsr(const Pattern &p)
@@ -122,7 +122,7 @@ template <typename T> struct DeviceCsr {
         order(size_t(p.rows)),
         windows32(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 32))),
         windows64(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 64))),
-        values(p.coordinates.size()) {
+        entryRows(p.coordinates.size()), values(p.coordinates.size()) {
     upload(positions, p.positions);
     upload(coordinates, p.coordinates);
     std::vector<int32_t> rows(p.rows);
@@ -134,6 +134,9 @@ template <typename T> struct DeviceCsr {
                               windows.data());
       upload(block == 32 ? windows32 : windows64, windows);
     }
+    std::vector<int32_t> entries(p.coordinates.size());
+    sopt_csr_entry_rows(p.positions.data(), p.rows, entries.data());
+    upload(entryRows, entries);
     values.randomize(-1, 1);
   }
   const int32_t *columnWindows(int block) const {

@@ -1,5 +1,6 @@
-/* sopt_csr_column_windows from C (column-windows.test): prints each row's
-   windows for the block sizes given after the file. */
+/* sopt_csr_column_windows and sopt_csr_entry_rows from C
+   (column-windows.test): prints each row's windows for the block sizes
+   given after the file, then every entry's row. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 
@@ -30,6 +31,13 @@ int main(int argc, char **argv) {
     }
     free(windows);
   }
+  int32_t *rows = malloc(sizeof(int32_t) * (size_t)(m.nnz > 0 ? m.nnz : 1));
+  sopt_csr_entry_rows(m.positions, m.rows, rows);
+  printf("entry rows:");
+  for (int64_t e = 0; e < m.nnz; ++e)
+    printf(" %d", rows[e]);
+  printf("\n");
+  free(rows);
   printf("empty: %lld %lld\n", (long long)sopt_csr_column_windows_size(0, 5, 2),
          (long long)sopt_csr_column_windows_size(4, 5, 0));
   sopt_csr_free(&m);

@@ -55,10 +55,33 @@ func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tin
 
 // A CSR result is the pattern's values: the caller passes a buffer of nnz.
 // CHECK: extern "C" cudaError_t scores(const float *arg0, const float *arg1, const int32_t *arg2_positions, const int32_t *arg2_coordinates, const float *arg2_values, int64_t arg2_nnz, float *result0_values, cudaStream_t stream)
-// CHECK: sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
+// CHECK: entries' rows searched
+// CHECK-NEXT: sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
 func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs : tensor<64x64xf32>, tensor<48x64xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
   return %d : tensor<64x48xf32, #CSR>
+}
+
+// With the pattern known at compile time the tiles read each entry's row
+// instead of searching the positions: the generated code checks the
+// caller's nnz, expands the rows from the caller's positions on its first
+// call, and passes them after the default epilogue.
+// CHECK: extern "C" cudaError_t scores_known(
+// CHECK: // The row of each entry of {{.*}}Inputs/tiny.smtx, expanded on the first call.
+// CHECK-NEXT: if (arg2_nnz != 6)
+// CHECK-NEXT: return cudaErrorInvalidValue;
+// CHECK-NEXT: static const int32_t *[[ROWS:[a-z_0-9]+]] = [&] {
+// CHECK: if (sopt::launchEntryRows(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, device, stream) != cudaSuccess ||
+// CHECK-NEXT: cudaStreamSynchronize(stream) != cudaSuccess) {
+// CHECK: if (![[ROWS]])
+// CHECK-NEXT: return cudaErrorMemoryAllocation;
+// CHECK-NEXT: // sopt.sddmm (A · Bᵀ) ⊙ S, S 4x6, k = 64: tiles of 16 consecutive nonzeros, 4 lanes per nonzero, vectors of 4, 4 warps per block, entries' rows expanded on the first call
+// CHECK-NEXT: SOPT_TRY((sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream, sopt::ScaleByPattern{}, [[ROWS]])));
+func.func @scores_known(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                        %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"}) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  return %d : tensor<4x6xf32, #CSR>
 }
 
 // Dense tensor-core blocks (set by hand here; sopt-schedule-sparse picks
