@@ -128,26 +128,26 @@ constexpr int kMaxRowSplits = 8;
 /// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
 constexpr int64_t kBusySddmmWarps = 16 * 132;
 
-/// f32 SDDMMs of at least this many nonzeros (four warps per SM) take tiles
-/// of 32 nonzeros, one output per lane after the transposed butterfly: on
-/// the H100 DLMC sweep (2026-11-24) 1.12x (k = 256) and 1.07x (k = 1024)
-/// faster than the smaller tiles (geomean over the patterns they serve);
-/// below it too few warps remain. 16-bit SDDMMs take them from twice as
-/// many nonzeros (eight warps per SM), with half the elements of k per lane
-/// (32: for k = 1024 the 16-lane groups ran 1.16x slower than 32-lane
-/// ones) and four warps per block; on smaller patterns the smaller tiles
-/// stayed ahead (H100 DLMC sweep, 2026-11-24).
-constexpr int64_t kLaneTileNonzeros = 4 * 132 * 32;
+/// SDDMMs of at least this many nonzeros (eight warps per SM) take tiles of
+/// 32 nonzeros, one output per lane after the transposed butterfly; below
+/// it the smaller tiles' extra warps win. In f32 the bound was four warps
+/// per SM until the tiles read their entries' rows prepared (1.12x at
+/// k = 256, 1.07x at 1024 over the smaller tiles then); with the rows
+/// prepared the smaller tiles ran 1.10-1.23x faster on the 512 x 512 DLMC
+/// patterns at 90 % (26 k nonzeros, k = 256) and 1.03x on 2048 x 512 at
+/// 98 % (21 k, k = 1024), the 32-tiles stayed ahead from 52 k (H100
+/// sweeps, 2026-11-24). 16-bit SDDMMs take them with half the elements of
+/// k per lane (32: for k = 1024 the 16-lane groups ran 1.16x slower than
+/// 32-lane ones) and four warps per block.
+constexpr int64_t kLaneTileNonzeros = 8 * 132 * 32;
 /// ... and in f32 from 6e6 products (nnz * k) on: with less work the
 /// smaller tiles' extra warps won (2048 x 512 at 98 %, 21 k nonzeros,
-/// k = 256, 5.4e6 products: 1.15x faster in tiles of 4 in two sweeps; at
-/// k = 1024 the 32-tiles 1.1x; 512 x 512 at 90 %, 6.7e6: 32-tiles 1.05x).
+/// k = 256, 5.4e6 products: 1.15x faster in tiles of 4 in two sweeps).
 constexpr double kLaneTileWork = 6e6;
-constexpr int64_t kLaneTileNonzeros16 = 2 * kLaneTileNonzeros;
 constexpr int kLaneTileElements16 = 32;
 /// Warps per block for those tiles (two did best on the sweep in f32, four
-/// in 16-bit).
-constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4;
+/// in 16-bit), and for the f32 tiles of one output per group.
+constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
 
 /// 64 x 64 SDDMM blocks from this many on (one per SM and some); fewer
 /// leave SMs idle, and 32 x 32 blocks make four times as many.
@@ -241,7 +241,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
 bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (elementBytes == 4)
     return stats.nnz >= kLaneTileNonzeros && double(stats.nnz) * double(k) >= kLaneTileWork;
-  return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros16;
+  return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros;
 }
 
 /// Whether visiting the longest rows first is worth preparing: a known
@@ -389,6 +389,16 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
          stats.nnz / (2 * (32 / lanes)) < kBusySddmmWarps)
     lanes *= 2;
   s.threadsPerNonzero = int(lanes);
+  if (elementBytes == 4) {
+    // One output per group, eight warps per block: with the entries' rows
+    // prepared the tiles' chains are short, and twice the warps hide more
+    // (H100 sweep, 2026-11-24, f32 DLMC patterns these serve: 1.10x (0.94-
+    // 1.7x) at k = 256 and 1.07x (1.03-1.24x) at k = 1024 over two outputs
+    // per group and four warps; 16-bit tiles lost at k = 1024 that way).
+    s.tileNonzeros = 32 / s.threadsPerNonzero;
+    s.tilesPerBlock = kSmallTileWarps;
+    return s;
+  }
   // Two outputs per group and round: two independent loads in flight.
   s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
   return s;

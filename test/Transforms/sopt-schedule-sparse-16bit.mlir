@@ -1,4 +1,4 @@
-// 16-bit SDDMMs of a known pattern of at least 2 * 16896 = 33792 nonzeros
+// 16-bit SDDMMs of a known pattern of at least 8 * 132 * 32 = 33792 nonzeros
 // take tiles of 32 nonzeros, with lanes per output as in f32
 // (pow2_at_least(sqrt(k / vector_width))) but at most 32 elements of k per
 // lane, and 4 warps per block. The pattern, 132 dense rows of 256 (33792

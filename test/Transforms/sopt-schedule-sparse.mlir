@@ -148,15 +148,17 @@ func.func @dense_times_sparse(%x: tensor<256x512xf32>, %csr: tensor<512x1024xf32
 // SDDMM with transpose_rhs: vector_width as for SpMM (of k);
 // threads_per_nonzero = min(pow2_at_least(ceil(k / 16)), 32,
 // pow2_at_most(k / vector_width)), doubled while a known pattern would give
-// fewer than 16 warps per SM; tile_nonzeros = 2 * 32 / threads_per_nonzero;
-// 4 warps per block. A known f32 pattern of at least 4 * 132 * 32 = 16896
-// nonzeros and 6e6 products takes tiles of 32 instead (see @lane_tiles;
-// 16-bit ones from 33792 nonzeros). Without a known
+// fewer than 16 warps per SM (counting two outputs per group); in f32 one
+// output per group (tile_nonzeros = 32 / threads_per_nonzero) and 8 warps
+// per block, in 16-bit two (2 * 32 / threads_per_nonzero) and 4 warps. A
+// known pattern of at least 8 * 132 * 32 = 33792 nonzeros (and in f32 6e6
+// products) takes tiles of 32 instead (sopt-schedule-sparse-lane-tiles.mlir;
+// @small_tiles stays below). Without a known
 // pattern, never dense blocks.
-// k = 256: 16 lanes per output, 4 nonzeros per warp tile.
+// k = 256: 16 lanes per output, 2 nonzeros per warp tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @sddmm_k256
-// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #{{.*}}> -> tensor<512x512xf32, #{{.*}}>
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>} : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #{{.*}}> -> tensor<512x512xf32, #{{.*}}>
 func.func @sddmm_k256(%a: tensor<512x256xf32>, %b: tensor<512x256xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
   %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %d : tensor<512x512xf32, #CSR>
@@ -164,10 +166,10 @@ func.func @sddmm_k256(%a: tensor<512x256xf32>, %b: tensor<512x256xf32>, %s: tens
 
 // -----
 
-// k = 1024: a whole warp per output (the cap), 2 nonzeros per tile.
+// k = 1024: a whole warp per output (the cap), 1 nonzero per tile.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @sddmm_k1024
-// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 1, threads_per_nonzero = 32, tiles_per_block = 8, vector_width = 4, row_order = natural>}
 func.func @sddmm_k1024(%a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
   %d = sopt.sddmm %a, %b, %s transpose_rhs : tensor<512x1024xf32>, tensor<512x1024xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %d : tensor<512x512xf32, #CSR>
@@ -210,12 +212,12 @@ func.func @kept(%w: tensor<512x512xf32, #CSR>, %x: tensor<512x256xf32>, %a: tens
 // both products (it is read once).
 // SpMM, m = 8, n = 256: as @spmm_n256. SDDMM, k = 64: vector 4;
 // min(pow2_at_least(4), 32, 16) = 4 lanes per output, doubled up to the
-// cap of 16 since 12 nonzeros make few warps; 2 * 32 / 16 = 4. (Density
+// cap of 16 since 12 nonzeros make few warps; 32 / 16 = 2. (Density
 // 12 / 128 but 12 * 64 products: too little work for dense blocks.)
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @pattern_skewed
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = by_length>}
-// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>}
 func.func @pattern_skewed(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                           %x: tensor<16x256xf32>, %a: tensor<8x64xf32>, %b: tensor<16x64xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>
@@ -275,18 +277,17 @@ func.func @split_rows(%w: tensor<128x1024xf32, #CSR> {sopt.sparsity_pattern = "I
 // -----
 
 // Tiles of 32 nonzeros (one output per lane after the transposed
-// butterfly) for a known f32 pattern of at least 16896 nonzeros and 6e6
-// products: 68 full rows of 256 = 17408 (too little work for dense blocks:
-// 17408 * 1024 < 3e7). Lanes per output = pow2_at_least(sqrt(k /
-// vector_width)): 16 for k = 1024; 2 warps per block. With k = 256
-// (4.5e6 products) the smaller tiles remain, as in f16 below 33792
-// nonzeros (sopt-schedule-sparse-16bit.mlir).
+// butterfly) need a known pattern of at least 33792 nonzeros: the 68 full
+// rows of 256 (17408 nonzeros; too little work for dense blocks: 17408 *
+// 1024 < 3e7) keep the smaller tiles at either k and type. f32: one output
+// per group, 8 warps per block; f16: two, 4 warps. Patterns that take the
+// 32-tiles: sopt-schedule-sparse-lane-tiles.mlir.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-// CHECK-LABEL: func.func @lane_tiles
-// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
-// CHECK: sopt.sddmm %arg3, %arg4, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 16, tiles_per_block = 2, vector_width = 4, row_order = natural>}
+// CHECK-LABEL: func.func @small_tiles
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 16, tiles_per_block = 8, vector_width = 4, row_order = natural>}
+// CHECK: sopt.sddmm %arg3, %arg4, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 1, threads_per_nonzero = 32, tiles_per_block = 8, vector_width = 4, row_order = natural>}
 // CHECK: sopt.sddmm %arg6, %arg7, %arg5 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 16, tiles_per_block = 4, vector_width = 4, row_order = natural>}
-func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
+func.func @small_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
                       %a: tensor<68x256xf32>, %b: tensor<256x256xf32>,
                       %a2: tensor<68x1024xf32>, %b2: tensor<256x1024xf32>,
                       %h: tensor<68x256xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-dense-rows.smtx"},
@@ -311,7 +312,7 @@ func.func @lane_tiles(%s: tensor<68x256xf32, #CSR> {sopt.sparsity_pattern = "Inp
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @dense_blocks
 // CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, {{.*}}, block_size = 32>}
-// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2, threads_per_nonzero = 32,
+// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 1, threads_per_nonzero = 32,
 // CHECK: sopt.sddmm %arg6, %arg7, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}, block_size = 32>}
 func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-skewed-rows.smtx"},
                         %ha: tensor<8x1048576xf16>, %hb: tensor<16x1048576xf16>,

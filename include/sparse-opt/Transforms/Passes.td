@@ -253,8 +253,10 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     not fill the GPU's SMs (in 16-bit with k >= 256: fewer than 64 of
     them), except that 64 to 131 blocks of 64 x 64 split k in two from
     k = 512 in f32 and 1024 in 16-bit (`k_splits = 2`: a cluster of two
-    thread blocks per dense block); a larger sparse SDDMM takes tiles of 32
-    nonzeros (`tile_nonzeros = 32`).
+    thread blocks per dense block); a sparse SDDMM of at least 33792
+    nonzeros (in f32 also 6e6 products) takes tiles of 32 nonzeros
+    (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit)
+    outputs per lane group.
     The file holds the arrays the caller
     passes: a CSR matrix's, or for a CSC argument those of its transpose in
     CSR (so an `n x k` file for a `k x n` CSC argument: `x · Wᵀ` takes `W`'s

@@ -85,7 +85,7 @@ func.func @scores_blocks(%q: tensor<40x32xf16>, %k: tensor<48x32xf16>, %s: tenso
 // a kernel over its stored entries (the pattern's arrays with the product's
 // values).
 // CHECK-LABEL: extern "C" cudaError_t stored(
-// CHECK: SOPT_TRY((sopt::launchSddmm<{{.*}}, result0_values, 4, stream)));
+// CHECK: SOPT_TRY((sopt::launchSddmm<{{.*}}, result0_values, 8, stream)));
 // CHECK-NEXT: // stored_kernel1: kernel over the stored entries, 2 op(s): exp mul
 // CHECK-NEXT: SOPT_TRY(sopt::launchStoredEntries(sopt::CsrMatrix<float>{40, 48, arg2_nnz, arg2_positions, arg2_coordinates, result0_values}, result1_values, stored_kernel1{result0_values, arg3}, stream));
 func.func @stored(%q: tensor<40x32xf32>, %k: tensor<48x32xf32>, %s: tensor<40x48xf32, #CSR>,

@@ -9,7 +9,7 @@
 
 // SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = by_length>
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
-// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 16, threads_per_nonzero = 4, tiles_per_block = 4, vector_width = 4, row_order = natural>
+// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 4, tiles_per_block = 8, vector_width = 4, row_order = natural>
 // SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}block_size = 32>
 // SUMMARY: scores_blocks_split_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}k_splits = 2>
 // SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
@@ -56,7 +56,7 @@ func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tin
 // A CSR result is the pattern's values: the caller passes a buffer of nnz.
 // CHECK: extern "C" cudaError_t scores(const float *arg0, const float *arg1, const int32_t *arg2_positions, const int32_t *arg2_coordinates, const float *arg2_values, int64_t arg2_nnz, float *result0_values, cudaStream_t stream)
 // CHECK: entries' rows searched
-// CHECK-NEXT: sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream)
+// CHECK-NEXT: sopt::launchSddmm<float, 4, 4, 4, 8>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 8, stream)
 func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs : tensor<64x64xf32>, tensor<48x64xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
   return %d : tensor<64x48xf32, #CSR>
@@ -148,7 +148,7 @@ func.func @linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50xf32>, 
 // elements; the SpMM reads them with the pattern's positions and coordinates.
 // CHECK: extern "C" cudaError_t attention(
 // CHECK: SOPT_TRY(cudaMallocAsync(&[[P:t[0-9]+]], std::max<int64_t>(arg3_nnz, 1) * sizeof(float), stream));
-// CHECK: sopt::launchSddmm<float, {{.*}}, arg0, arg1, 64, [[P]], 4, stream
+// CHECK: sopt::launchSddmm<float, {{.*}}, arg0, arg1, 64, [[P]], 8, stream
 // CHECK: sopt::launchSpmm<float, {{.*}}>(sopt::CsrMatrix<float>{64, 48, arg3_nnz, arg3_positions, arg3_coordinates, [[P]]}, arg2, 32, result0,
 // CHECK: cudaFreeAsync([[P]], stream);
 func.func @attention(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %v: tensor<48x32xf32>,
