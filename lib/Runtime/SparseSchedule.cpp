@@ -66,6 +66,11 @@ constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 
 /// 1.2-1.3x at k = 1024 (estimated 0.7-0.8x at k = 256); the 33288 x 512
 /// patterns (4160 blocks) stay in tiles of 32 nonzeros (estimated 0.4-0.7x
 /// in blocks).
+/// From k = 1024 they also take 4 % dense patterns of any number of blocks
+/// from kSplitFewestBlocks on (with the prepared entries' rows, H100 sweep
+/// of fc8b578): 512 x 512 at 95 % (64 blocks, k split) ran 1.25x and
+/// 33288 x 512 at 95 % (4160 blocks) 1.34x faster than in tiles; at 98 %
+/// both stayed faster in tiles (0.61-0.74x in blocks).
 constexpr double kWgmmaDensity16 = 0.04, kWgmmaDensity16LongK = 0.019;
 constexpr int64_t kWgmmaShortestK16 = 256, kWgmmaLongK16 = 1024;
 constexpr int64_t kWgmmaMostBlocks16 = 1024;
@@ -225,7 +230,10 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
                              wideBlocks <= kWgmmaMostBlocks16 &&
                              density >= (k >= kWgmmaLongK16 ? kWgmmaDensity16LongK
                                                             : kWgmmaDensity16);
-    return (density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16) || wgmmaBlocks;
+    const bool longKBlocks = k >= kWgmmaLongK16 && wideBlocks >= kSplitFewestBlocks &&
+                             density >= kWgmmaDensity16;
+    return (density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16) || wgmmaBlocks ||
+           longKBlocks;
   }
   if (elementBytes == 4)
     return (density >= kDenseBlocksDensity32 &&

@@ -5,12 +5,16 @@
 // 256 (f32 and shorter k: from 132). The patterns are written by the test:
 // 2048 x 512 with every 20th column of each row (5 %, 256 blocks of
 // 64 x 64) and every 40th (2.5 %), 16384 x 512 with every 20th (5 %, 2048
-// blocks), and 512 x 512 with every 5th (20 %, 64 blocks).
+// blocks), and 512 x 512 with every 5th (20 %, 64 blocks). From k = 1024
+// they take 4 % dense patterns of 64 blocks or more whatever their number
+// (@long_k_blocks: 512 x 512 with every 20th and every 40th column).
 // RUN: python3 -c "r, c, s = 2048, 512, 20; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.five.smtx
 // RUN: python3 -c "r, c, s = 2048, 512, 40; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.two.smtx
 // RUN: python3 -c "r, c, s = 16384, 512, 20; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.tall.smtx
 // RUN: python3 -c "r, c, s = 512, 512, 5; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.square.smtx
-// RUN: sed -e 's|@FIVE@|%t.five.smtx|' -e 's|@TWO@|%t.two.smtx|' -e 's|@TALL@|%t.tall.smtx|' -e 's|@SQUARE@|%t.square.smtx|' %s | sparse-opt --sopt-schedule-sparse | FileCheck %s
+// RUN: python3 -c "r, c, s = 512, 512, 20; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.sqfive.smtx
+// RUN: python3 -c "r, c, s = 512, 512, 40; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.sqtwo.smtx
+// RUN: sed -e 's|@FIVE@|%t.five.smtx|' -e 's|@TWO@|%t.two.smtx|' -e 's|@TALL@|%t.tall.smtx|' -e 's|@SQUARE@|%t.square.smtx|' -e 's|@SQFIVE@|%t.sqfive.smtx|' -e 's|@SQTWO@|%t.sqtwo.smtx|' %s | sparse-opt --sopt-schedule-sparse | FileCheck %s
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @wide_blocks
@@ -60,4 +64,28 @@ func.func @wide_blocks(%s: tensor<2048x512xf16, #CSR> {sopt.sparsity_pattern = "
   %d7 = sopt.sddmm %qa1, %qb1, %q transpose_rhs : tensor<512x128xf16>, tensor<512x128xf16>, tensor<512x512xf16, #CSR> -> tensor<512x512xf16, #CSR>
   %d8 = sopt.sddmm %ra, %rb, %r transpose_rhs : tensor<512x256xf32>, tensor<512x256xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %d, %d1, %d2, %d3, %d4, %d5, %d6, %d7, %d8 : tensor<2048x512xf16, #CSR>, tensor<2048x512xf16, #CSR>, tensor<2048x512xf32, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<2048x512xbf16, #CSR>, tensor<16384x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf32, #CSR>
+}
+
+// From k = 1024, 4 % dense 16-bit patterns of at least 64 blocks of 64 x 64
+// take them: 5 % of 16384 x 512 (2048 blocks) unsplit; 5 % of 512 x 512
+// (64 blocks) with k split in two; not at k = 256, nor at 2.5 %.
+// CHECK-LABEL: func.func @long_k_blocks
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
+// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}k_splits = 2>}
+// CHECK: sopt.sddmm %arg6, %arg7, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros =
+// CHECK: sopt.sddmm %arg9, %arg10, %arg8 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros =
+func.func @long_k_blocks(%u: tensor<16384x512xf16, #CSR> {sopt.sparsity_pattern = "@TALL@"},
+                         %ua: tensor<16384x1024xf16>, %ub: tensor<512x1024xf16>,
+                         %q: tensor<512x512xf16, #CSR> {sopt.sparsity_pattern = "@SQFIVE@"},
+                         %qa: tensor<512x1024xf16>, %qb: tensor<512x1024xf16>,
+                         %qa1: tensor<512x256xf16>, %qb1: tensor<512x256xf16>,
+                         %t: tensor<512x512xbf16, #CSR> {sopt.sparsity_pattern = "@SQTWO@"},
+                         %ta: tensor<512x1024xbf16>, %tb: tensor<512x1024xbf16>)
+    -> (tensor<16384x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf16, #CSR>,
+        tensor<512x512xbf16, #CSR>) {
+  %d = sopt.sddmm %ua, %ub, %u transpose_rhs : tensor<16384x1024xf16>, tensor<512x1024xf16>, tensor<16384x512xf16, #CSR> -> tensor<16384x512xf16, #CSR>
+  %d1 = sopt.sddmm %qa, %qb, %q transpose_rhs : tensor<512x1024xf16>, tensor<512x1024xf16>, tensor<512x512xf16, #CSR> -> tensor<512x512xf16, #CSR>
+  %d2 = sopt.sddmm %qa1, %qb1, %q transpose_rhs : tensor<512x256xf16>, tensor<512x256xf16>, tensor<512x512xf16, #CSR> -> tensor<512x512xf16, #CSR>
+  %d3 = sopt.sddmm %ta, %tb, %t transpose_rhs : tensor<512x1024xbf16>, tensor<512x1024xbf16>, tensor<512x512xbf16, #CSR> -> tensor<512x512xbf16, #CSR>
+  return %d, %d1, %d2, %d3 : tensor<16384x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xf16, #CSR>, tensor<512x512xbf16, #CSR>
 }

@@ -248,7 +248,8 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     tensor cores instead (`tiling = dense_blocks`), and so does an SDDMM
     whose pattern is dense enough (6 % in 16-bit, 8 % in f32; in f32 also
     15 % when the blocks fill the GPU; in 16-bit also 4 %, or 1.9 % from
-    k = 1024, when 132 to 1024 blocks of 64 x 64 cover it) for enough
+    k = 1024, when 132 to 1024 blocks of 64 x 64 cover it, and from
+    k = 1024 4 % whenever 64 or more do) for enough
     work, in blocks of 32 x 32 (`block_size = 32`) when 64 x 64 ones would
     not fill the GPU's SMs (in 16-bit with k >= 256: fewer than 64 of
     them), except that 64 to 131 blocks of 64 x 64 split k in two from
