@@ -105,16 +105,12 @@ struct KnownPattern {
   KnownPattern &operator=(const KnownPattern &) = delete;
   ~KnownPattern() { sopt_csr_free(&csr); }
 
-  /// Reads the file of `sparse` (its transpose with `transposed`), if any:
-  /// whether there is one.
-  FailureOr<bool> read(Operation *op, Value sparse, bool transposed) {
+  /// Reads the file of `sparse` (its transpose with `transposed`), if any.
+  LogicalResult read(Operation *op, Value sparse, bool transposed) {
     path = patternFile(sparse);
-    if (path.empty())
-      return false;
-    if (failed(readPattern(op, path, transposed, csr)))
-      return failure();
-    return true;
+    return path.empty() ? success() : readPattern(op, path, transposed, csr);
   }
+  bool known() const { return !path.empty(); }
 };
 
 /// A table prepared from a pattern at compile time: `values` as a static
@@ -164,10 +160,9 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
   if (order == ::sopt::RowOrder::Natural)
     return success();
   KnownPattern pattern;
-  FailureOr<bool> known = pattern.read(op, sparse, transposed);
-  if (failed(known))
+  if (failed(pattern.read(op, sparse, transposed)))
     return failure();
-  if (!*known)
+  if (!pattern.known())
     return op->emitOpError("visits rows longest first (row_order = by_length), which "
                            "needs the pattern at compile time: give the sparse "
                            "function argument a sopt.sparsity_pattern file");
@@ -185,23 +180,17 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
 /// block of `block` columns (sopt_csr_column_windows), as `statics` + the
 /// expression of the device pointer, uploaded on first use like the row
 /// order; nullptr (the blocks search their rows) without a pattern file.
-LogicalResult emitColumnWindows(Operation *op, Value sparse, int block, StringRef name,
-                                const CsrExpressions &csr, SparseLaunchText &text,
-                                std::string &pointer) {
-  pointer = "nullptr";
-  KnownPattern pattern;
-  FailureOr<bool> known = pattern.read(op, sparse, /*transposed=*/false);
-  if (failed(known) || !*known) // without a pattern the kernels search
-    return failure(failed(known));
+std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef name,
+                              const CsrExpressions &csr, SparseLaunchText &text) {
+  if (!pattern.known())
+    return "nullptr";
   const sopt_csr &m = pattern.csr;
   std::vector<int32_t> windows(sopt_csr_column_windows_size(m.rows, m.cols, block));
   sopt_csr_column_windows(m.positions, m.coordinates, m.rows, m.cols, block, windows.data());
-  pointer = emitPatternTable(name,
-                             "// Where the rows of " + pattern.path + " reach each block of " +
-                                 std::to_string(block) +
-                                 " columns\n// (sopt_csr_column_windows).",
-                             "windows were", windows, m.nnz, csr, text);
-  return success();
+  return emitPatternTable(name,
+                          "// Where the rows of " + pattern.path + " reach each block of " +
+                              std::to_string(block) + " columns\n// (sopt_csr_column_windows).",
+                          "windows were", windows, m.nnz, csr, text);
 }
 
 /// The row of every entry of an SDDMM pattern known at compile time, as the
@@ -212,16 +201,10 @@ LogicalResult emitColumnWindows(Operation *op, Value sparse, int block, StringRe
 /// tiles search the positions) without a pattern file. Expanded on the
 /// device rather than embedded: a table of nnz integers would dwarf the
 /// rest of the source.
-LogicalResult emitEntryRows(Operation *op, Value sparse, StringRef name, StringRef matrix,
-                            const CsrExpressions &csr, SparseLaunchText &text,
-                            std::string &pointer) {
-  pointer = "nullptr";
-  KnownPattern pattern;
-  FailureOr<bool> known = pattern.read(op, sparse, /*transposed=*/false);
-  if (failed(known) || !*known) // without a pattern the kernels search
-    return failure(failed(known));
-  const int64_t nnz = pattern.csr.nnz;
-  const std::string &path = pattern.path;
+std::string emitEntryRows(const KnownPattern &pattern, StringRef name, StringRef matrix,
+                          const CsrExpressions &csr, SparseLaunchText &text) {
+  if (!pattern.known())
+    return "nullptr";
   text.body += llvm::formatv(
       "    // The row of each entry of {3}, expanded on the first call.\n"
       "    if ({2} != {1})\n"
@@ -239,9 +222,18 @@ LogicalResult emitEntryRows(Operation *op, Value sparse, StringRef name, StringR
       "    }();\n"
       "    if (!{0})\n"
       "      return cudaErrorMemoryAllocation;\n",
-      name, nnz, csr.nnz, path, matrix);
-  pointer = name.str();
-  return success();
+      name, pattern.csr.nnz, csr.nnz, pattern.path, matrix);
+  return name.str();
+}
+
+/// The launcher's trailing arguments: the epilogue (`epilogueArg`, ", f{...}"
+/// or empty for the default), then a prepared table's pointer if there is
+/// one; the default epilogue is then named, since the table follows it.
+std::string epilogueAndTable(StringRef epilogueArg, StringRef table) {
+  if (table == "nullptr")
+    return epilogueArg.str();
+  return (epilogueArg.empty() ? std::string(", sopt::ScaleByPattern{}") : epilogueArg.str()) +
+         ", " + table.str();
 }
 
 std::string csrMatrix(StringRef element, RankedTensorType type, const CsrExpressions &a) {
@@ -496,12 +488,13 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock, epilogueArg);
     return text;
   }
+  // What the pattern file, if any, lets the generated code prepare.
+  KnownPattern known;
+  if (failed(known.read(op, op.getPattern(), /*transposed=*/false)))
+    return failure();
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
-    std::string windows;
-    if (failed(emitColumnWindows(op, op.getPattern(), s.blockSize,
-                                 tablePrefix.str() + "_column_windows", pattern, text,
-                                 windows)))
-      return failure();
+    std::string windows = emitColumnWindows(known, s.blockSize,
+                                            tablePrefix.str() + "_column_windows", pattern, text);
     const bool prepared = windows != "nullptr";
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
@@ -512,10 +505,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
                  : "rows' column windows searched, blocks of empty rows skipped",
         s.kSplits > 1 ? llvm::formatv(", k split among clusters of {0} blocks", s.kSplits).str()
                       : std::string());
-    // The epilogue precedes the windows among the launcher's arguments.
-    std::string tail = prepared ? (epilogue.empty() ? ", sopt::ScaleByPattern{}" : epilogueArg) +
-                                      ", " + windows
-                                : epilogueArg;
+    std::string tail = epilogueAndTable(epilogueArg, windows);
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}{8}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",
@@ -523,10 +513,8 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         s.kSplits > 1 ? ", " + std::to_string(s.kSplits) : std::string());
     return text;
   }
-  std::string entryRows;
-  if (failed(emitEntryRows(op, op.getPattern(), tablePrefix.str() + "_entry_rows", matrix,
-                           pattern, text, entryRows)))
-    return failure();
+  std::string entryRows =
+      emitEntryRows(known, tablePrefix.str() + "_entry_rows", matrix, pattern, text);
   const bool prepared = entryRows != "nullptr";
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
@@ -536,10 +524,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
       s.vectorWidth, s.tilesPerBlock, summary,
       prepared ? "entries' rows expanded on the first call" : "entries' rows searched");
-  // The epilogue precedes the entries' rows among the launcher's arguments.
-  std::string tail = prepared ? (epilogue.empty() ? ", sopt::ScaleByPattern{}" : epilogueArg) +
-                                    ", " + entryRows
-                              : epilogueArg;
+  std::string tail = epilogueAndTable(epilogueArg, entryRows);
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
       "{10}, stream{11})));\n",
