@@ -114,7 +114,9 @@ def SOpt_SpmmTiling : I32EnumAttr<"SpmmTiling",
     // 1-D tiles of output rows: one FMA per stored entry and output column.
     I32EnumAttrCase<"RowTiles", 0, "row_tiles">,
     // Dense blocks of C on tensor cores, A's chunks densified.
-    I32EnumAttrCase<"DenseBlocks", 1, "dense_blocks">
+    I32EnumAttrCase<"DenseBlocks", 1, "dense_blocks">,
+    // A slice of B staged whole in shared memory per block (short k).
+    I32EnumAttrCase<"StagedSlices", 2, "staged_slices">
   ]> {
   let cppNamespace = "::mlir::sopt";
   let genSpecializedAttr = 0;
@@ -179,6 +181,15 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       `A`'s rows densified in shared memory 64 columns at a time: faster than
       one FMA per stored entry and output column when `A` is dense enough.
       f32 only, `row_order = natural`; the other fields do not apply.
+      `staged_slices` has each block copy one slice of `B`, all `k` rows by
+      `tile_columns` columns (16, 32, 64 or 128), into shared memory once and
+      sum rows of `A` against it: `B` is read from L2 once per block instead
+      of once per stored entry. A row's group is `threads_per_tile =
+      tile_columns / vector_width` lanes, one vector each; a block has
+      `tiles_per_block * threads_per_tile` threads, up to 1024; the blocks of
+      a slice take the rows (in `row_order`) in turn. The slice must fit in a
+      block's shared memory (227 KiB on the H100): `k` is short.
+      `row_splits` and `tile_order` keep their defaults.
     - `block_rows` (default 64): rows of `C` per block with `dense_blocks`.
 
     The op verifier checks a schedule against the operand shapes and element

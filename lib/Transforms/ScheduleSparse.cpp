@@ -86,11 +86,14 @@ struct ScheduleSparsePass
   /// heuristics may face a product no schedule of the kernel can run (an
   /// SDDMM whose inner dimension exceeds 32 lanes' registers).
   static std::string checkChosen(Operation *op, Attribute schedule) {
-    if (auto spmm = dyn_cast<SpmmOp>(op))
+    if (auto spmm = dyn_cast<SpmmOp>(op)) {
+      auto lhs = cast<RankedTensorType>(spmm.getLhs().getType());
       return ::sopt::checkSpmmSchedule(
           toRuntimeSchedule(cast<SpmmScheduleAttr>(schedule)),
           spmm.getScheduleColumns(),
-          getScheduleElementBytes(spmm.getType().getElementType()));
+          getScheduleElementBytes(spmm.getType().getElementType()),
+          lhs.isDynamicDim(1) ? -1 : lhs.getDimSize(1));
+    }
     auto sddmm = cast<SddmmOp>(op);
     auto lhs = cast<RankedTensorType>(sddmm.getLhs().getType());
     return ::sopt::checkSddmmSchedule(

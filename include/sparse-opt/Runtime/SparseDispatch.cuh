@@ -17,6 +17,7 @@
 #include "sparse-opt/Runtime/SparseSchedule.h"
 #include "sparse-opt/Runtime/Spmm.cuh"
 #include "sparse-opt/Runtime/SpmmBlocks.cuh"
+#include "sparse-opt/Runtime/SpmmSlices.cuh"
 
 namespace sopt {
 
@@ -51,6 +52,39 @@ cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const 
   case 4: return spmmWithColumns<T, TransposeC, Threads, 4>(s, a, b, n, c, rowOrder, stream);
   case 8: return spmmWithColumns<T, TransposeC, Threads, 8>(s, a, b, n, c, rowOrder, stream);
   case 16: return spmmWithColumns<T, TransposeC, Threads, 16>(s, a, b, n, c, rowOrder, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, bool TransposeC, int SliceColumns>
+cudaError_t spmmWithSliceColumns(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
+                                 int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  const int threads = s.threadsPerBlock();
+  switch (s.vectorWidth) {
+  case 1:
+    if constexpr (SliceColumns <= 32)
+      return launchSpmmSlices<T, SliceColumns, 1, TransposeC>(a, b, n, c, rowOrder, threads, stream);
+    break;
+  case 2:
+    if constexpr (SliceColumns <= 64)
+      return launchSpmmSlices<T, SliceColumns, 2, TransposeC>(a, b, n, c, rowOrder, threads, stream);
+    break;
+  case 4:
+    if constexpr (4 * sizeof(T) <= 16)
+      return launchSpmmSlices<T, SliceColumns, 4, TransposeC>(a, b, n, c, rowOrder, threads, stream);
+    break;
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <typename T, bool TransposeC>
+cudaError_t spmmWithSlice(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
+                          T *c, const int32_t *rowOrder, cudaStream_t stream) {
+  switch (s.tileColumns) {
+  case 16: return spmmWithSliceColumns<T, TransposeC, 16>(s, a, b, n, c, rowOrder, stream);
+  case 32: return spmmWithSliceColumns<T, TransposeC, 32>(s, a, b, n, c, rowOrder, stream);
+  case 64: return spmmWithSliceColumns<T, TransposeC, 64>(s, a, b, n, c, rowOrder, stream);
+  case 128: return spmmWithSliceColumns<T, TransposeC, 128>(s, a, b, n, c, rowOrder, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -114,8 +148,11 @@ cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 template <typename T, bool TransposeC = false>
 cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
                     T *c, const int32_t *rowOrder, cudaStream_t stream) {
-  if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
+  if (!checkSpmmSchedule(s, n, sizeof(T), a.cols).empty())
     return cudaErrorInvalidValue;
+  if (s.tiling == SpmmTiling::StagedSlices)
+    return detail::spmmWithSlice<T, TransposeC>(
+        s, a, b, n, c, s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr, stream);
   if (s.tiling == SpmmTiling::DenseBlocks) {
     if constexpr (std::is_same_v<T, float>) {
       if (s.blockRows == 32 && s.tileColumns == 32)

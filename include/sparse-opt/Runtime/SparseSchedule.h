@@ -58,6 +58,13 @@ enum class SpmmTiling : int {
   /// TF32 products per product. Blocks of 32 or 64 rows and columns; the
   /// other fields do not apply.
   DenseBlocks = 1,
+  /// Each block stages one slice of B, all k rows by `tileColumns` columns,
+  /// in shared memory and sums rows of A against it (SpmmSlices.cuh): B
+  /// read from L2 once per block instead of once per stored entry. A row's
+  /// group is `threadsPerTile` = tileColumns / vectorWidth lanes (one vector
+  /// each), `tilesPerBlock` groups per block (up to kMaxStagedSliceThreads
+  /// threads); for short k only (the slice must fit in shared memory).
+  StagedSlices = 2,
 };
 
 /// SpMM `C[m, n] = A[m, k] · B[k, n]`, A in CSR, B and C row-major.
@@ -137,12 +144,19 @@ constexpr int kMaxColumnsPerThread = 16;
 /// Blocks of at most 256 threads leave each thread up to 255 registers
 /// (__launch_bounds__), room for the accumulators of wide tiles.
 constexpr int kMaxSparseThreadsPerBlock = 256;
+/// Staged-slice blocks: as many threads as a block may have, so that one
+/// block per SM still has 32 warps to hide its loads (64 registers each).
+constexpr int kMaxStagedSliceThreads = 1024;
+/// The shared memory a block may opt into on an H100 (sm_90): the slice
+/// and the staging areas of a staged-slice schedule must fit.
+constexpr int64_t kMaxBlockSharedBytes = 227 * 1024;
 /// The SDDMM kernel keeps K / threadsPerNonzero elements of A per lane.
 constexpr int kMaxSddmmElementsPerLane = 64;
 
 /// The schedule the compiler gives an SpMM of `stats` (the sparse operand,
 /// m x k) times a dense k x n, with `elementBytes` per stored element:
-/// dense blocks where prefersSpmmDenseBlocks, row tiles otherwise.
+/// dense blocks where prefersSpmmDenseBlocks, staged slices of B where
+/// prefersSpmmStagedSlices, row tiles otherwise.
 SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                 int elementBytes);
 
@@ -153,6 +167,11 @@ SpmmSchedule spmmDenseBlocks(int blockRows, int blockColumns);
 /// Whether an SpMM whose sparse operand is `stats` (times a dense k x n)
 /// runs faster by dense tensor-core blocks than by row tiles.
 bool prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes);
+
+/// Whether an SpMM that would take row tiles runs faster from slices of B
+/// staged in shared memory (SpmmTiling::StagedSlices), and the schedule.
+bool prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes);
+SpmmSchedule spmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes);
 
 /// The row-tile schedule (SpmmTiling::RowTiles) the heuristic gives the
 /// same product when it does not take dense blocks.
@@ -165,13 +184,17 @@ SddmmSchedule chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                                   bool transposeRhs, int elementBytes);
 
 /// An empty string when `s` can be launched for a dense operand of `n`
-/// columns and elements of `elementBytes`; otherwise why not.
-std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes);
+/// columns and elements of `elementBytes` (and, when k >= 0, k rows: a
+/// staged slice must fit in kMaxBlockSharedBytes); otherwise why not.
+std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes,
+                              int64_t k = -1);
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
 /// The row order's name in the attributes: `natural` or `by_length`.
 const char *rowOrderName(RowOrder order);
+/// "row_tiles", "dense_blocks" or "staged_slices" (the IR's spelling).
+const char *spmmTilingName(SpmmTiling tiling);
 
 /// The schedule as the parameters of its MLIR attribute, every one given:
 /// `tile_columns = 128, threads_per_tile = 32, ...`, the text between the

@@ -48,6 +48,11 @@ static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
   llvm_unreachable("unknown tile order");
 }
 
+// The attribute's tilings are the runtime's, value for value.
+static_assert(int(SpmmTiling::RowTiles) == int(::sopt::SpmmTiling::RowTiles) &&
+              int(SpmmTiling::DenseBlocks) == int(::sopt::SpmmTiling::DenseBlocks) &&
+              int(SpmmTiling::StagedSlices) == int(::sopt::SpmmTiling::StagedSlices));
+
 ::sopt::SpmmSchedule toRuntimeSchedule(SpmmScheduleAttr attr) {
   ::sopt::SpmmSchedule s;
   s.tileColumns = attr.getTileColumns();
@@ -57,8 +62,7 @@ static TileOrder fromRuntimeTileOrder(::sopt::TileOrder order) {
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
   s.rowSplits = attr.getRowSplits();
   s.tileOrder = toRuntimeTileOrder(attr.getTileOrder());
-  s.tiling = attr.getTiling() == SpmmTiling::DenseBlocks ? ::sopt::SpmmTiling::DenseBlocks
-                                                          : ::sopt::SpmmTiling::RowTiles;
+  s.tiling = static_cast<::sopt::SpmmTiling>(attr.getTiling());
   s.blockRows = attr.getBlockRows();
   return s;
 }
@@ -83,9 +87,7 @@ SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
                                s.tilesPerBlock, s.vectorWidth,
                                fromRuntimeRowOrder(s.rowOrder), s.rowSplits,
                                fromRuntimeTileOrder(s.tileOrder),
-                               s.tiling == ::sopt::SpmmTiling::DenseBlocks
-                                   ? SpmmTiling::DenseBlocks
-                                   : SpmmTiling::RowTiles,
+                               static_cast<SpmmTiling>(s.tiling),
                                s.blockRows);
 }
 

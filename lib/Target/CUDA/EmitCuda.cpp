@@ -170,6 +170,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/Spmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SpmmBlocks.cuh\"\n"
+              "#include \"sparse-opt/Runtime/SpmmSlices.cuh\"\n"
               "#include \"sparse-opt/Runtime/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Transpose.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)

@@ -305,6 +305,31 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
         matrix, b, n, out, epilogueArgs);
     return text;
   }
+  if (s.tiling == ::sopt::SpmmTiling::StagedSlices) {
+    if (transposed)
+      text.body += llvm::formatv(
+          "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: each block stages a "
+          "{1}x{5} slice of Xᵀ in shared memory, rows {6} threads each, {7} per block, "
+          "{8}, {9}\n",
+          n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
+          s.tileColumns, s.threadsPerTile, s.tilesPerBlock, rowOrderProse(s.rowOrder),
+          storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
+    else
+      text.body += llvm::formatv(
+          "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: each block stages a {1}x{4} slice "
+          "of B in shared memory, rows {5} threads each, {6} per block, {7}\n",
+          rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.tilesPerBlock,
+          rowOrderProse(s.rowOrder));
+    text.body += llvm::formatv(
+        "    SOPT_TRY((sopt::launchSpmmSlices<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, {8}, {9}, "
+        "stream{10})));\n",
+        element, s.tileColumns, s.vectorWidth, storeTransposed ? ", /*TransposeC=*/true" : "",
+        matrix, b, n, out, order, s.threadsPerBlock(), epilogueArgs);
+    if (transposed && !storeTransposed)
+      text.body += llvm::formatv(
+          "    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n", out, rows, n, c);
+    return text;
+  }
   if (transposed)
     text.body += llvm::formatv(
         "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: tiles of {5} columns "

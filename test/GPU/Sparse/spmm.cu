@@ -1,9 +1,11 @@
-// The project's SpMM kernels (Spmm.cuh, SpmmBlocks.cuh) against a float64
-// reference: f32, f16 and bf16 storage; the awkward patterns under the
-// compiler's schedule and under hand-picked ones that reach every tile group
-// size, vector width, row order, row split and tile order, and every dense
-// block shape (f32); odd widths n. With a directory argument, every .smtx/.mtx in
-// it (the DLMC matrices) under the compiler's schedule instead.
+// The project's SpMM kernels (Spmm.cuh, SpmmBlocks.cuh, SpmmSlices.cuh)
+// against a float64 reference: f32, f16 and bf16 storage; the awkward
+// patterns under the compiler's schedule and under hand-picked ones that
+// reach every tile group size, vector width, row order, row split and tile
+// order, every dense block shape (f32) and every staged slice width and
+// vector width; odd widths n. With a directory argument, every .smtx/.mtx in
+// it (the DLMC matrices) under the compiler's schedule and, where the slice
+// fits, staged slices instead.
 //
 // The element types compiled in are chosen with -DTEST_F32=1 / -DTEST_F16=1
 // / -DTEST_BF16=1 (each type instantiates every kernel of SparseDispatch.cuh,
@@ -26,6 +28,10 @@ namespace {
 std::string describe(const ::sopt::SpmmSchedule &s) {
   if (s.tiling == ::sopt::SpmmTiling::DenseBlocks)
     return "dense_blocks " + std::to_string(s.blockRows) + "x" + std::to_string(s.tileColumns);
+  if (s.tiling == ::sopt::SpmmTiling::StagedSlices)
+    return "staged_slices " + std::to_string(s.tileColumns) + " v" +
+           std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
+           (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
   return "tile=" + std::to_string(s.tileColumns) + "/" + std::to_string(s.threadsPerTile) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "") +
@@ -43,7 +49,7 @@ void check(Report &report, const Pattern &p, int64_t n,
   for (const ::sopt::SpmmSchedule &s : schedules) {
     const std::string name = p.name + " n=" + std::to_string(n) + " " + typeName<T>() +
                              " " + describe(s);
-    const std::string invalid = ::sopt::checkSpmmSchedule(s, n, sizeof(T));
+    const std::string invalid = ::sopt::checkSpmmSchedule(s, n, sizeof(T), p.cols);
     if (!invalid.empty()) { // a test that picks an invalid schedule is wrong
       std::printf("%s: schedule rejected: %s FAIL\n", name.c_str(), invalid.c_str());
       ++report.failures;
@@ -61,6 +67,29 @@ void check(Report &report, const Pattern &p, int64_t n,
 std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int bytes,
                                                bool handPicked) {
   std::vector<::sopt::SpmmSchedule> out{::sopt::chooseSpmmSchedule(p.stats(), n, bytes)};
+  // Staged slices of B: every width and vector width, blocks of 1024 and of
+  // 64 threads (one to 32 rows at once), both row orders; only the rule's
+  // own shape for the DLMC matrices (where the compiler's schedule is not
+  // already one).
+  for (int columns : {16, 32, 64, 128})
+    for (int vector : {1, 2, 4}) {
+      ::sopt::SpmmSchedule s;
+      s.tiling = ::sopt::SpmmTiling::StagedSlices;
+      s.tileColumns = columns, s.vectorWidth = vector;
+      s.threadsPerTile = columns / vector;
+      const bool ruleShape = columns == 64 * 4 / bytes && vector == 4;
+      if (!handPicked && (!ruleShape || out[0].tiling == ::sopt::SpmmTiling::StagedSlices))
+        continue;
+      for (int threads : {::sopt::kMaxStagedSliceThreads, 64}) {
+        s.tilesPerBlock = std::max(1, threads / std::max(s.threadsPerTile, 1));
+        s.rowOrder = (columns / 16 + vector + threads) % 2 ? ::sopt::RowOrder::ByLength
+                                                            : ::sopt::RowOrder::Natural;
+        if (::sopt::checkSpmmSchedule(s, n, bytes, p.cols).empty())
+          out.push_back(s);
+        if (!handPicked)
+          break;
+      }
+    }
   if (!handPicked)
     return out;
   // Dense tensor-core blocks (f32) of every shape, at every n (odd n takes
@@ -107,10 +136,10 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
     }
     for (int64_t n : {1, 37, 64, 260}) {
       std::vector<::sopt::SpmmSchedule> schedules = schedulesFor(p, n, sizeof(T), true);
-      if (n != 64 && n != 260) // odd widths: the compiler's and the dense blocks
+      if (n != 64 && n != 260) // odd widths: the compiler's, dense blocks, slices
         schedules.erase(std::remove_if(schedules.begin() + 1, schedules.end(),
                                        [](const ::sopt::SpmmSchedule &s) {
-                                         return s.tiling != ::sopt::SpmmTiling::DenseBlocks;
+                                         return s.tiling == ::sopt::SpmmTiling::RowTiles;
                                        }),
                         schedules.end());
       check<T>(report, p, n, schedules);

@@ -14,6 +14,8 @@
 // SUMMARY: scores_blocks_split_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}k_splits = 2>
 // SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
 // SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
+// SUMMARY: linear_slices_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = staged_slices>
+// SUMMARY: linear_slices_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: attention_sddmm0: sopt.sddmm
 // SUMMARY: attention_spmm1: sopt.spmm
 
@@ -142,6 +144,20 @@ func.func @linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50xf32>, 
   %z = sopt.add %y, %bb : tensor<300x50xf32>
   %r = sopt.relu %z : tensor<300x50xf32>
   return %r : tensor<300x50xf32>
+}
+
+// SpMM from staged slices of B (set by hand): 1024 threads per block, the
+// epilogue functor as for row tiles.
+// CHECK: extern "C" cudaError_t linear_slices(
+// CHECK: // sopt.spmm 300x257 (CSR) x 257x64 + epilogue linear_slices_epilogue1: each block stages a 257x64 slice of B in shared memory, rows 16 threads each, 64 per block, rows in order
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmSlices<float, 64, 4>(sopt::CsrMatrix<float>{300, 257, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 64, result0, nullptr, 1024, stream, linear_slices_epilogue1{arg2})));
+func.func @linear_slices(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x64xf32>, %b: tensor<300xf32>) -> tensor<300x64xf32> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 64, vector_width = 4, row_order = natural, tiling = staged_slices>}
+      : tensor<300x257xf32, #CSR>, tensor<257x64xf32> -> tensor<300x64xf32>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x64xf32>
+  %z = sopt.add %y, %bb : tensor<300x64xf32>
+  %r = sopt.relu %z : tensor<300x64xf32>
+  return %r : tensor<300x64xf32>
 }
 
 // SDDMM into SpMM: the sampled values live in an intermediate of nnz
