@@ -92,18 +92,27 @@ constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 /// per SM) otherwise: in the sweep 64 x 64 won from 128 blocks on, 32 x 32
 /// at 32.
 constexpr int64_t kSpmmLargeBlocks = 96;
-/// f32 SpMMs whose row tiles would read B from L2 once per stored entry take
-/// staged slices of B 64 columns wide where k <= 512 (a 128 KiB slice), from
-/// 2^20 products (below, copying the slice costs more than it saves), at
-/// densities up to 20 %. H100 sweep of the DLMC patterns of 512 columns at
-/// 80-98 % (2026-11-24): 1.0-1.7x faster than the row tiles at n = 1024,
-/// 0.95-1.3x at n = 256; denser patterns were not measured. Lanes
-/// take vectors of 4 from n = 512 or beyond 4096 rows, of 2 otherwise (2-4
-/// rows per warp at once against 1-2: 1.1-1.3x on the skewed magnitude-
-/// pruned rows at n = 256).
-constexpr int kStagedSliceColumns32 = 64;
-constexpr double kStagedSliceProducts = double(1 << 20), kStagedSliceMostDensity = 0.2;
+/// SpMMs whose row tiles would read B from L2 once per stored entry take
+/// staged slices of B where k is short enough for a 128 KiB slice (k <= 512:
+/// 64 f32 or 128 16-bit columns) and from 2^20 products (below, copying the
+/// slice costs more than it saves). Fitted to an H100 sweep of the DLMC
+/// patterns of 512 columns (50-98 %, n = 256 and 1024, 2026-11-24; raw in
+/// docs/benchmarks/sweeps):
+/// - f32 up to 20 % density (denser ones stay in tensor-core blocks or row
+///   tiles: 0.5-0.96x there), before dense blocks from n = 512 (1.24-1.30x
+///   over them at 80 %): 1.08-1.63x over the old choice at n = 1024, 0.91-
+///   1.58x at n = 256. Vectors of 4 from n = 512 or beyond 4096 rows, of 2
+///   otherwise (32 lanes of a row: 1.1-1.3x on the 512-row patterns).
+/// - 16-bit from n = 512, up to 4096 rows, where the density reaches 4 % or
+///   the rows are skewed: 1.0-1.9x (random 98 % patterns 0.95-0.98x, the
+///   33288-row one 0.77-0.91x, left out); below n = 512 only up to 1024
+///   rows, 64 columns in vectors of 2 (1.09-1.39x on 512 rows, 0.9-1.5x on
+///   2048).
+constexpr int64_t kStagedSliceBytes = 128 * 1024, kStagedSliceLongestK = 512;
+constexpr double kStagedSliceProducts = double(1 << 20);
+constexpr double kStagedSliceMostDensity32 = 0.2, kStagedSliceLeastDensity16 = 0.04;
 constexpr int64_t kStagedSliceWideN = 512, kStagedSliceManyRows = 4096;
+constexpr int64_t kStagedSliceMostRows16Narrow = 1024;
 
 /// Threads of an SDDMM block: four warps, small enough that the tail of a
 /// launch leaves few SMs idle.
@@ -296,20 +305,31 @@ bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int ele
 }
 
 bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {
-  if (elementBytes != 4 || !stats.known() || stats.rows <= 0 || stats.cols <= 0)
+  if ((elementBytes != 2 && elementBytes != 4) || !stats.known() || stats.rows <= 0 ||
+      stats.cols <= 0 || double(stats.nnz) * double(n) < kStagedSliceProducts)
+    return false;
+  const bool wide = n >= kStagedSliceWideN;
+  if (stats.cols > kStagedSliceLongestK)
     return false;
   const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
-  return stats.cols * kStagedSliceColumns32 * elementBytes <= 128 * 1024 &&
-         density <= kStagedSliceMostDensity &&
-         double(stats.nnz) * double(n) >= kStagedSliceProducts;
+  if (elementBytes == 4)
+    return density <= kStagedSliceMostDensity32;
+  if (!wide)
+    return stats.rows <= kStagedSliceMostRows16Narrow;
+  return stats.rows <= kStagedSliceManyRows &&
+         (density >= kStagedSliceLeastDensity16 ||
+          double(stats.maxRowLength) >= 2.0 * stats.meanRowLength);
 }
 
 SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {
   SpmmSchedule s;
   s.tiling = SpmmTiling::StagedSlices;
-  s.tileColumns = elementBytes <= 2 ? 2 * kStagedSliceColumns32 : kStagedSliceColumns32;
-  const bool wide = n >= kStagedSliceWideN || stats.rows > kStagedSliceManyRows;
-  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), wide ? 4 : 2));
+  const bool wide = n >= kStagedSliceWideN;
+  // 128 KiB for the longest k: 64 f32 columns, 128 16-bit ones (64 below
+  // n = 512).
+  s.tileColumns = int(kStagedSliceBytes / (kStagedSliceLongestK * (wide ? elementBytes : 4)));
+  const bool fourWide = wide || (elementBytes == 4 && stats.rows > kStagedSliceManyRows);
+  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
   s.threadsPerTile = std::min(32, s.tileColumns / s.vectorWidth);
   s.tileColumns = s.threadsPerTile * s.vectorWidth;
   s.tilesPerBlock = kMaxStagedSliceThreads / s.threadsPerTile;
@@ -319,11 +339,11 @@ SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int e
 
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
-  if (!prefersSpmmDenseBlocks(stats, n, elementBytes)) {
-    if (prefersSpmmStagedSlices(stats, n, elementBytes))
-      return spmmStagedSlices(stats, n, elementBytes);
+  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes);
+  if (prefersSpmmStagedSlices(stats, n, elementBytes) && (!blocks || n >= kStagedSliceWideN))
+    return spmmStagedSlices(stats, n, elementBytes);
+  if (!blocks)
     return chooseSpmmRowTiles(stats, n, elementBytes);
-  }
   const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
   const int side = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
   return spmmDenseBlocks(side, side);

@@ -155,8 +155,9 @@ constexpr int kMaxSddmmElementsPerLane = 64;
 
 /// The schedule the compiler gives an SpMM of `stats` (the sparse operand,
 /// m x k) times a dense k x n, with `elementBytes` per stored element:
-/// dense blocks where prefersSpmmDenseBlocks, staged slices of B where
-/// prefersSpmmStagedSlices, row tiles otherwise.
+/// staged slices of B where prefersSpmmStagedSlices (unless dense blocks
+/// are preferred too and n < 512), dense blocks where
+/// prefersSpmmDenseBlocks, row tiles otherwise.
 SpmmSchedule chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                 int elementBytes);
 

@@ -38,6 +38,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 namespace sopt {
 
 namespace detail {

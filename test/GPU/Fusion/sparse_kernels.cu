@@ -4,8 +4,8 @@
 // (by tiles of a compile-time pattern, its entries' rows expanded on the
 // first call; by dense tensor-core blocks, with empty and dense blocks)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
-// tensor-core blocks with a fused epilogue. Also: a pattern
-// other than the compiled one is refused.
+// tensor-core blocks or from staged slices of B with a fused epilogue.
+// Also: a pattern other than the compiled one is refused.
 //
 // REQUIRES: cuda-gpu
 // RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
@@ -186,6 +186,25 @@ void prunedLinearBlocks(Report &report) {
                relativeError(y.values, ref), tolerance<float>());
 }
 
+/// Staged slices of B (64 columns, vectors of 2) with the compile-time
+/// pattern's row order and a bias + ReLU epilogue; n = 50 copies B's rows
+/// element by element, and the slice's last 14 columns are past n.
+void prunedLinearSlices(Report &report, const std::string &patternFile) {
+  Sparse<float> w(readPattern(patternFile));
+  Tensor<float> x(257 * 50), b(300), y(300 * 50);
+  x.randomize(), b.randomize(-0.5, 0.5);
+  y.poison();
+  launch(pruned_linear_slices, w.csr.positions.device, w.csr.coordinates.device,
+         w.csr.values.device, w.nnz(), x.device, b.device, y.device);
+  y.download();
+  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, 50);
+  for (int64_t r = 0; r < 300; ++r)
+    for (int64_t j = 0; j < 50; ++j)
+      ref[r * 50 + j] = std::max(ref[r * 50 + j] + b.values[r], 0.0);
+  report.check("pruned_linear_slices relu(W*X+b) 300x257 n=50 f32 staged_slices by_length",
+               relativeError(y.values, ref), tolerance<float>());
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -202,5 +221,6 @@ int main(int argc, char **argv) {
   sampledF16(report);
   sparseAttention(report);
   prunedLinearBlocks(report);
+  prunedLinearSlices(report, argv[1]);
   return report.exitCode();
 }

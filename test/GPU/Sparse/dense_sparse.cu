@@ -200,6 +200,20 @@ void denseCscBlocks(Report &report) {
                    dense_csc_blocks, t, 37);
 }
 
+/// Staged slices of Xᵀ with a bias by Y's column: vectors of 1 (the kernel
+/// stores Y transposed; S with empty columns and a dense one) and of 4 (Cᵀ
+/// stored row-major, then transposed).
+void denseCscSlices(Report &report) {
+  Pattern t = randomPattern("st", 300, 257, [](int64_t c) {
+    return c == 7 ? 1.0 : c % 13 == 2 ? 0.0 : 0.1;
+  });
+  checkCscWithBias(report, "dense_csc_slices 37x257 * CSC 257x300 + b f32 staged_slices",
+                   dense_csc_slices, t, 37);
+  Pattern t4 = randomPattern("st", 70, 129, [](int64_t c) { return c % 11 == 5 ? 0.0 : 0.3; });
+  checkCscWithBias(report, "dense_csc_slices_vec4 100x129 * CSC 129x70 + b f32 staged_slices",
+                   dense_csc_slices_vec4, t4, 100);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -215,5 +229,6 @@ int main(int argc, char **argv) {
   denseCscVec4(report);
   denseCsrColumn(report);
   denseCscBlocks(report);
+  denseCscSlices(report);
   return report.exitCode();
 }
