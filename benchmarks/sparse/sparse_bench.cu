@@ -851,6 +851,10 @@ struct Results {
 std::string describe(const SpmmSchedule &s) {
   if (s.tiling == sopt::SpmmTiling::DenseBlocks)
     return "dense_blocks" + std::to_string(s.blockRows) + "x" + std::to_string(s.tileColumns);
+  if (s.tiling == sopt::SpmmTiling::StagedSlices)
+    return "staged_slices" + std::to_string(s.tileColumns) + "/vw" +
+           std::to_string(s.vectorWidth) + "/tpb" + std::to_string(s.tilesPerBlock) + "/" +
+           sopt::rowOrderName(s.rowOrder);
   std::string text = "tpt" + std::to_string(s.threadsPerTile) + "/cpt" +
                      std::to_string(s.columnsPerThread()) + "/vw" +
                      std::to_string(s.vectorWidth) + "/tpb" +
@@ -866,6 +870,11 @@ std::string toJson(const SpmmSchedule &s) {
   if (s.tiling == sopt::SpmmTiling::DenseBlocks)
     return "{\"tiling\": \"dense_blocks\", \"block_rows\": " + std::to_string(s.blockRows) +
            ", \"tile_columns\": " + std::to_string(s.tileColumns) + "}";
+  if (s.tiling == sopt::SpmmTiling::StagedSlices)
+    return "{\"tiling\": \"staged_slices\", \"tile_columns\": " + std::to_string(s.tileColumns) +
+           ", \"vector_width\": " + std::to_string(s.vectorWidth) +
+           ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
+           ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"}";
   return "{\"tile_columns\": " + std::to_string(s.tileColumns) +
          ", \"threads_per_tile\": " + std::to_string(s.threadsPerTile) +
          ", \"columns_per_thread\": " + std::to_string(s.columnsPerThread()) +
@@ -902,9 +911,24 @@ std::string toJson(const SddmmSchedule &s) {
 /// vector those allow, blocks of 64, 128 or 256 threads,
 /// rows split 1..8 ways, both tile orders; rows in the heuristic's order
 /// (the earlier sweeps never preferred rows in order where they differ);
-/// and for f32 the dense tensor-core blocks of 32 or 64 rows and columns.
-std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) {
+/// for f32 the dense tensor-core blocks of 32 or 64 rows and columns; and
+/// staged slices of B 16 to 128 columns wide that fit for k, in vectors of
+/// 1, 2 or 4 (4 to 32 lanes a row), blocks of 256 or 1024 threads.
+std::vector<SpmmSchedule> spmmGrid(int64_t n, int64_t k, int elementBytes, RowOrder order) {
   std::vector<SpmmSchedule> grid;
+  for (int columns : {16, 32, 64, 128})
+    for (int vector : {1, 2, 4})
+      for (int block : {256, sopt::kMaxStagedSliceThreads}) {
+        SpmmSchedule s;
+        s.tiling = sopt::SpmmTiling::StagedSlices;
+        s.tileColumns = columns;
+        s.vectorWidth = vector;
+        s.threadsPerTile = columns / vector;
+        s.tilesPerBlock = block / std::max(s.threadsPerTile, 1);
+        s.rowOrder = order;
+        if (sopt::checkSpmmSchedule(s, n, elementBytes, k).empty())
+          grid.push_back(s);
+      }
   for (int rows : {32, 64})
     for (int columns : {32, 64}) {
       const SpmmSchedule blocks = sopt::spmmDenseBlocks(rows, columns);
@@ -972,6 +996,9 @@ bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
     return false;
   if (a.tiling == sopt::SpmmTiling::DenseBlocks)
     return a.blockRows == b.blockRows && a.tileColumns == b.tileColumns;
+  if (a.tiling == sopt::SpmmTiling::StagedSlices)
+    return a.tileColumns == b.tileColumns && a.vectorWidth == b.vectorWidth &&
+           a.tilesPerBlock == b.tilesPerBlock && a.rowOrder == b.rowOrder;
   return a.tileColumns == b.tileColumns && a.threadsPerTile == b.threadsPerTile &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
          a.rowOrder == b.rowOrder && a.rowSplits == b.rowSplits &&
@@ -1363,7 +1390,7 @@ private:
     const int64_t count = m.rows * n;
     // Row tiles in the order the heuristic would give them.
     const RowOrder order = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T)).rowOrder;
-    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), order)) {
+    for (const SpmmSchedule &s : spmmGrid(n, m.stats.cols, sizeof(T), order)) {
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";
