@@ -912,9 +912,9 @@ std::string toJson(const SddmmSchedule &s) {
 /// rows split 1..8 ways, both tile orders; rows in the heuristic's order
 /// (the earlier sweeps never preferred rows in order where they differ);
 /// for f32 the dense tensor-core blocks of 32 or 64 rows and columns; and
-/// staged slices of B 16 to 128 columns wide that fit for k, in vectors of
+/// staged slices of B 16 to 128 columns wide (in chunks of k where needed), in vectors of
 /// 1, 2 or 4 (4 to 32 lanes a row), blocks of 256 or 1024 threads.
-std::vector<SpmmSchedule> spmmGrid(int64_t n, int64_t k, int elementBytes, RowOrder order) {
+std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) {
   std::vector<SpmmSchedule> grid;
   for (int columns : {16, 32, 64, 128})
     for (int vector : {1, 2, 4})
@@ -926,7 +926,7 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int64_t k, int elementBytes, RowOr
         s.threadsPerTile = columns / vector;
         s.tilesPerBlock = block / std::max(s.threadsPerTile, 1);
         s.rowOrder = order;
-        if (sopt::checkSpmmSchedule(s, n, elementBytes, k).empty())
+        if (sopt::checkSpmmSchedule(s, n, elementBytes).empty())
           grid.push_back(s);
       }
   for (int rows : {32, 64})
@@ -1390,7 +1390,7 @@ private:
     const int64_t count = m.rows * n;
     // Row tiles in the order the heuristic would give them.
     const RowOrder order = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T)).rowOrder;
-    for (const SpmmSchedule &s : spmmGrid(n, m.stats.cols, sizeof(T), order)) {
+    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), order)) {
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";

@@ -187,8 +187,8 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       of once per stored entry. A row's group is `threads_per_tile =
       tile_columns / vector_width` lanes, one vector each; a block has
       `tiles_per_block * threads_per_tile` threads, up to 1024; the blocks of
-      a slice take the rows (in `row_order`) in turn. The slice must fit in a
-      block's shared memory (227 KiB on the H100): `k` is short.
+      a slice take the rows (in `row_order`) in turn. A `k` too long for the
+      whole slice in a block's shared memory is staged in chunks of rows.
       `row_splits` and `tile_order` keep their defaults.
     - `block_rows` (default 64): rows of `C` per block with `dense_blocks`.
 

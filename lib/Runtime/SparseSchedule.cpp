@@ -103,14 +103,16 @@ constexpr int64_t kSpmmLargeBlocks = 96;
 ///   over them at 80 %): 1.08-1.63x over the old choice at n = 1024, 0.91-
 ///   1.58x at n = 256. Vectors of 4 from n = 512 or beyond 4096 rows, of 2
 ///   otherwise (32 lanes of a row: 1.1-1.3x on the 512-row patterns).
-/// - 16-bit from n = 512, up to 4096 rows, where the density reaches 4 % or
+/// - 16-bit up to 50 % density (denser patterns were not measured); from
+///   n = 512 up to 4096 rows, where the density reaches 4 % or
 ///   the rows are skewed: 1.0-1.9x (random 98 % patterns 0.95-0.98x, the
 ///   33288-row one 0.77-0.91x, left out); below n = 512 only up to 1024
-///   rows, 64 columns in vectors of 2 (1.09-1.39x on 512 rows, 0.9-1.5x on
+///   rows, 64 columns in vectors of 2 (1.09-1.39x on 512 rows, 0.84-1.52x on
 ///   2048).
 constexpr int64_t kStagedSliceBytes = 128 * 1024, kStagedSliceLongestK = 512;
 constexpr double kStagedSliceProducts = double(1 << 20);
 constexpr double kStagedSliceMostDensity32 = 0.2, kStagedSliceLeastDensity16 = 0.04;
+constexpr double kStagedSliceMostDensity16 = 0.5; // the densest DLMC patterns
 constexpr int64_t kStagedSliceWideN = 512, kStagedSliceManyRows = 4096;
 constexpr int64_t kStagedSliceMostRows16Narrow = 1024;
 
@@ -314,6 +316,8 @@ bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int el
   const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
   if (elementBytes == 4)
     return density <= kStagedSliceMostDensity32;
+  if (density > kStagedSliceMostDensity16)
+    return false;
   if (!wide)
     return stats.rows <= kStagedSliceMostRows16Narrow;
   return stats.rows <= kStagedSliceManyRows &&
@@ -482,8 +486,7 @@ static std::string checkSpmmVector(int vectorWidth, int64_t n, int elementBytes)
   return "";
 }
 
-std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes,
-                                    int64_t k) {
+std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes) {
   if (s.tiling == SpmmTiling::StagedSlices) {
     if (elementBytes != 2 && elementBytes != 4)
       return "tiling = staged_slices needs f32, f16 or bf16 elements";
@@ -503,16 +506,6 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
         s.threadsPerBlock() > kMaxStagedSliceThreads)
       return "tiles_per_block * threads_per_tile must be a multiple of 32 up to " +
              std::to_string(kMaxStagedSliceThreads) + " with tiling = staged_slices";
-    if (k >= 0) {
-      const int64_t staged = s.threadsPerTile >= 16 ? 2 : 4;
-      const int64_t bytes = k * s.tileColumns * elementBytes +
-                            int64_t(s.tilesPerBlock) * s.threadsPerTile * staged * 8;
-      if (bytes > kMaxBlockSharedBytes)
-        return "a slice of " + std::to_string(k) + " x " + std::to_string(s.tileColumns) +
-               " elements and its staging areas need " + std::to_string(bytes) +
-               " bytes of shared memory, more than a block has (" +
-               std::to_string(kMaxBlockSharedBytes) + ")";
-    }
     return "";
   }
   if (s.tiling == SpmmTiling::DenseBlocks) {

@@ -86,14 +86,11 @@ struct ScheduleSparsePass
   /// heuristics may face a product no schedule of the kernel can run (an
   /// SDDMM whose inner dimension exceeds 32 lanes' registers).
   static std::string checkChosen(Operation *op, Attribute schedule) {
-    if (auto spmm = dyn_cast<SpmmOp>(op)) {
-      auto lhs = cast<RankedTensorType>(spmm.getLhs().getType());
+    if (auto spmm = dyn_cast<SpmmOp>(op))
       return ::sopt::checkSpmmSchedule(
           toRuntimeSchedule(cast<SpmmScheduleAttr>(schedule)),
           spmm.getScheduleColumns(),
-          getScheduleElementBytes(spmm.getType().getElementType()),
-          lhs.isDynamicDim(1) ? -1 : lhs.getDimSize(1));
-    }
+          getScheduleElementBytes(spmm.getType().getElementType()));
     auto sddmm = cast<SddmmOp>(op);
     auto lhs = cast<RankedTensorType>(sddmm.getLhs().getType());
     return ::sopt::checkSddmmSchedule(

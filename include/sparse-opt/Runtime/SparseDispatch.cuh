@@ -148,7 +148,7 @@ cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 template <typename T, bool TransposeC = false>
 cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
                     T *c, const int32_t *rowOrder, cudaStream_t stream) {
-  if (!checkSpmmSchedule(s, n, sizeof(T), a.cols).empty())
+  if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SpmmTiling::StagedSlices)
     return detail::spmmWithSlice<T, TransposeC>(

@@ -147,9 +147,6 @@ constexpr int kMaxSparseThreadsPerBlock = 256;
 /// Staged-slice blocks: as many threads as a block may have, so that one
 /// block per SM still has 32 warps to hide its loads (64 registers each).
 constexpr int kMaxStagedSliceThreads = 1024;
-/// The shared memory a block may opt into on an H100 (sm_90): the slice
-/// and the staging areas of a staged-slice schedule must fit.
-constexpr int64_t kMaxBlockSharedBytes = 227 * 1024;
 /// The SDDMM kernel keeps K / threadsPerNonzero elements of A per lane.
 constexpr int kMaxSddmmElementsPerLane = 64;
 
@@ -185,10 +182,8 @@ SddmmSchedule chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                                   bool transposeRhs, int elementBytes);
 
 /// An empty string when `s` can be launched for a dense operand of `n`
-/// columns and elements of `elementBytes` (and, when k >= 0, k rows: a
-/// staged slice must fit in kMaxBlockSharedBytes); otherwise why not.
-std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes,
-                              int64_t k = -1);
+/// columns and elements of `elementBytes`; otherwise why not.
+std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes);
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 

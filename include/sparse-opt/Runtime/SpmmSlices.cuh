@@ -1,7 +1,7 @@
 //===- SpmmSlices.cuh - CSR x dense products from staged slices of B -*- CUDA -*-===//
 //
-// C[m, n] = epilogue(A[m, k] · B[k, n]), A in CSR, B and C row-major, for a
-// short k: each thread block copies one slice of B, all k rows by
+// C[m, n] = epilogue(A[m, k] · B[k, n]), A in CSR, B and C row-major: each
+// thread block copies one slice of B, all k rows by
 // `SliceColumns` columns, into shared memory once (cp.async), then sums rows
 // of A against it. The row tiles of Spmm.cuh read a row of B from L2 for
 // every stored entry; when the pattern is sparse and n is wide those reads
@@ -17,13 +17,19 @@
 // round at a time and loads the next round while it sums the current one
 // (a round trip to L2 per round otherwise sets the pace).
 //
-// Measured on an H100 (DLMC patterns of 512 columns at 80-98 %, f32): 1.1-
-// 1.7x faster than the row tiles at n = 1024, 1.0-1.3x at n = 256; with
-// k = 2048 the slice must be 16 columns wide and the row tiles stay ahead.
+// A k too long for the whole slice (more than about 840 rows of 64 f32
+// columns on an H100) is staged in chunks of rows: the block's groups then
+// take one row each for all chunks, their sums in registers, the cursor of
+// each row resuming at the first entry past the previous chunk (rows sorted
+// by column), and the slice is copied once per chunk and batch of rows.
+//
+// Measured on an H100 (DLMC patterns of 512 columns at 80-98 %, f32): 1.08-
+// 1.71x faster than the row tiles at n = 1024, 0.91-1.58x at n = 256 (the
+// rule in SparseSchedule.cpp, the sweep in docs/benchmarks/sweeps).
 //
 // Requirements (checked by launchSpmmSlices): n a multiple of VectorWidth,
-// the slice and the staging areas within the block's shared memory, k * n
-// within int32, B and C aligned to their vectors (cudaMalloc'd buffers are).
+// k * n within int32, B and C aligned to their vectors (cudaMalloc'd
+// buffers are); rows sorted by column when k takes chunks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,18 +62,160 @@ template <int SliceColumns, int VectorWidth> struct SliceShape {
 
 } // namespace detail
 
-/// Bytes of shared memory a block of `threads` needs for a k-row slice.
-template <typename T, int SliceColumns, int VectorWidth>
-constexpr size_t spmmSliceSharedBytes(int64_t k, int threads) {
+/// Bytes of shared memory the row groups of a block of `threads` stage
+/// their entries in (after the slice).
+template <int SliceColumns, int VectorWidth>
+constexpr size_t spmmSliceStagingBytes(int threads) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
-  return size_t(k) * SliceColumns * sizeof(T) +
-         size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float));
+  return size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float));
 }
+
+namespace detail {
+
+/// Copies rows [first, first + rows) of B's slice from `firstColumn` into
+/// `slice` (row-major, SliceColumns wide): 16 bytes per cp.async where B's
+/// rows allow it (the caller waits), element by element otherwise; columns
+/// past n are zeros.
+template <typename T, int SliceColumns>
+__device__ __forceinline__ void copySlice(T *slice, const T *__restrict__ b, int32_t n,
+                                          int32_t firstColumn, int32_t first, int32_t rows) {
+  constexpr int kCopyElements = 16 / sizeof(T);
+  if (n % kCopyElements == 0) {
+    constexpr int kCopiesPerRow = SliceColumns / kCopyElements;
+    for (int32_t i = threadIdx.x; i < rows * kCopiesPerRow; i += blockDim.x) {
+      const int32_t r = i / kCopiesPerRow, part = i % kCopiesPerRow * kCopyElements;
+      const int32_t column = firstColumn + part;
+      tensor_core::copyAsync<16>(slice + r * SliceColumns + part,
+                                 b + int64_t(first + r) * n + column, column < n);
+    }
+    tensor_core::commitCopies();
+  } else {
+    for (int32_t i = threadIdx.x; i < rows * SliceColumns; i += blockDim.x) {
+      const int32_t r = i / SliceColumns, column = firstColumn + i % SliceColumns;
+      slice[i] = column < n ? b[int64_t(first + r) * n + column] : fromFloat<T>(0.f);
+    }
+  }
+}
+
+/// Stores a lane's VectorWidth sums of `row` from `column` (nothing past
+/// n) through the epilogue, into row-major C or, with TransposeC, Cᵀ.
+template <typename T, int VectorWidth, bool TransposeC, typename Epilogue>
+__device__ __forceinline__ void storeSliceRow(T *__restrict__ c, int32_t n, int64_t rows,
+                                              int64_t row, int32_t column,
+                                              const float (&acc)[VectorWidth],
+                                              const Epilogue &epilogue) {
+  if (column >= n)
+    return;
+  if constexpr (TransposeC) {
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v)
+      c[(column + v) * rows + row] = fromFloat<T>(epilogue(row, column + v, acc[v]));
+  } else {
+    float out[VectorWidth];
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v)
+      out[v] = epilogue(row, column + v, acc[v]);
+    storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
+  }
+}
+
+/// Sums the staged entries [0, staged) of a group (offsets into the slice,
+/// values; zeros past the row's end up to a multiple of 4) into acc.
+template <typename T, int VectorWidth>
+__device__ __forceinline__ void sumStagedEntries(const T *columnsOfSlice,
+                                                 const int32_t *stagedOffset,
+                                                 const float *stagedValue, int32_t staged,
+                                                 float (&acc)[VectorWidth]) {
+  for (int32_t j = 0; j < staged; j += 4) {
+    const int4 offsets = *reinterpret_cast<const int4 *>(stagedOffset + j);
+    const float4 values = *reinterpret_cast<const float4 *>(stagedValue + j);
+    float x[4][VectorWidth];
+    loadVector<VectorWidth>(columnsOfSlice + offsets.x, x[0]);
+    loadVector<VectorWidth>(columnsOfSlice + offsets.y, x[1]);
+    loadVector<VectorWidth>(columnsOfSlice + offsets.z, x[2]);
+    loadVector<VectorWidth>(columnsOfSlice + offsets.w, x[3]);
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v) {
+      acc[v] = fmaf(values.x, x[0][v], acc[v]);
+      acc[v] = fmaf(values.y, x[1][v], acc[v]);
+      acc[v] = fmaf(values.z, x[2][v], acc[v]);
+      acc[v] = fmaf(values.w, x[3][v], acc[v]);
+    }
+  }
+}
+
+/// The kernel's path for a k longer than one slice in shared memory: B's
+/// slice comes `chunkRows` rows at a time. The block's groups take one row
+/// each (the slots g, g + groups, ... as in the whole-slice path), walk
+/// every chunk with their sums in registers, and only then move on, so the
+/// slice is copied once per chunk and per batch of rows. Sorted columns let
+/// a row's cursor stop at the first entry past the chunk and resume there.
+template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
+__device__ void spmmChunkedSlices(const CsrMatrix<T> &a, const T *__restrict__ b, int32_t n,
+                                  T *__restrict__ c, const int32_t *__restrict__ rowOrder,
+                                  int32_t groups, int32_t chunkRows, const Epilogue &epilogue,
+                                  T *slice) {
+  using Shape = SliceShape<SliceColumns, VectorWidth>;
+  constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
+  const int32_t k = int32_t(a.cols);
+  const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
+  const int group = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
+  const int groupsPerBlock = blockDim.x / kLanes;
+  int32_t *stagedOffset = reinterpret_cast<int32_t *>(slice + size_t(chunkRows) * SliceColumns) +
+                          group * 2 * kStaged;
+  float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
+  const unsigned mask = tileGroupMask<kLanes>();
+  const T *columnsOfSlice = slice + lane * VectorWidth;
+
+  // Batches of one row per group; the test is the block's first slot, the
+  // same for all its threads (the barriers below need every one).
+  for (int64_t batch = 0; blockIdx.y + batch * groups < a.rows; batch += groupsPerBlock) {
+    const int64_t slot = blockIdx.y + (batch + group) * groups;
+    const bool active = slot < a.rows;
+    const int64_t row = active ? rowOfSlot(rowOrder, slot) : 0;
+    int32_t cursor = active ? a.positions[row] : 0;
+    const int32_t end = active ? a.positions[row + 1] : 0;
+    float acc[VectorWidth] = {};
+    for (int32_t chunk = 0; chunk < k; chunk += chunkRows) {
+      const int32_t chunkEnd = min(k, chunk + chunkRows);
+      __syncthreads(); // every group is done with the previous chunk
+      copySlice<T, SliceColumns>(slice, b, n, firstColumn, chunk, chunkEnd - chunk);
+      tensor_core::waitCopies<0>();
+      __syncthreads();
+      // The row's entries below chunkEnd, a round at a time; the ones in
+      // the chunk are a prefix of each round.
+      while (cursor < end) {
+        int32_t taken = 0;
+#pragma unroll
+        for (int i = 0; i < kPerLane; ++i) {
+          const int32_t entry = cursor + i * kLanes + lane;
+          const int32_t column = entry < end ? a.coordinates[entry] : chunkEnd;
+          const bool inChunk = column < chunkEnd;
+          stagedOffset[i * kLanes + lane] = inChunk ? (column - chunk) * SliceColumns : 0;
+          stagedValue[i * kLanes + lane] = inChunk ? toFloat(a.values[entry]) : 0.f;
+          taken += __popc(__ballot_sync(mask, inChunk) & mask);
+        }
+        __syncwarp(mask);
+        sumStagedEntries<T, VectorWidth>(columnsOfSlice, stagedOffset, stagedValue, taken, acc);
+        __syncwarp(mask); // the next round overwrites the staged entries
+        cursor += taken;
+        if (taken < kStaged)
+          break; // the rest of the row lies in later chunks
+      }
+    }
+    if (active)
+      storeSliceRow<T, VectorWidth, TransposeC>(c, n, a.rows, row,
+                                                firstColumn + lane * VectorWidth, acc, epilogue);
+  }
+}
+
+} // namespace detail
 
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
-                     const int32_t *__restrict__ rowOrder, int32_t groups, Epilogue epilogue) {
+                     const int32_t *__restrict__ rowOrder, int32_t groups, int32_t chunkRows,
+                     Epilogue epilogue) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   extern __shared__ __align__(16) unsigned char slicesShared[];
@@ -75,23 +223,12 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   const int32_t k = int32_t(a.cols);
   const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
 
-  // The slice, 16 bytes per copy where B's rows allow it; columns past n
-  // are zeros.
-  constexpr int kCopyElements = 16 / sizeof(T);
-  if (n % kCopyElements == 0) {
-    constexpr int kCopiesPerRow = SliceColumns / kCopyElements;
-    for (int32_t i = threadIdx.x; i < k * kCopiesPerRow; i += blockDim.x) {
-      const int32_t r = i / kCopiesPerRow, column = firstColumn + i % kCopiesPerRow * kCopyElements;
-      tensor_core::copyAsync<16>(slice + r * SliceColumns + i % kCopiesPerRow * kCopyElements,
-                                 b + int64_t(r) * n + column, column < n);
-    }
-    tensor_core::commitCopies();
-  } else {
-    for (int32_t i = threadIdx.x; i < k * SliceColumns; i += blockDim.x) {
-      const int32_t r = i / SliceColumns, column = firstColumn + i % SliceColumns;
-      slice[i] = column < n ? b[int64_t(r) * n + column] : fromFloat<T>(0.f);
-    }
+  if (chunkRows < k) {
+    detail::spmmChunkedSlices<T, SliceColumns, VectorWidth, TransposeC>(
+        a, b, n, c, rowOrder, groups, chunkRows, epilogue, slice);
+    return;
   }
+  detail::copySlice<T, SliceColumns>(slice, b, n, firstColumn, 0, k);
 
   const int group = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   int32_t *stagedOffset = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns) +
@@ -141,49 +278,24 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
       if (first + kStaged < end)
         loadRound(first + kStaged, end);
       // Entries past the row's end were staged as zeros (rounding up to 4).
-      const int32_t staged = min(int32_t(kStaged), end - first);
-      for (int32_t j = 0; j < staged; j += 4) {
-        const int4 offsets = *reinterpret_cast<const int4 *>(stagedOffset + j);
-        const float4 values = *reinterpret_cast<const float4 *>(stagedValue + j);
-        float x[4][VectorWidth];
-        loadVector<VectorWidth>(columnsOfSlice + offsets.x, x[0]);
-        loadVector<VectorWidth>(columnsOfSlice + offsets.y, x[1]);
-        loadVector<VectorWidth>(columnsOfSlice + offsets.z, x[2]);
-        loadVector<VectorWidth>(columnsOfSlice + offsets.w, x[3]);
-#pragma unroll
-        for (int v = 0; v < VectorWidth; ++v) {
-          acc[v] = fmaf(values.x, x[0][v], acc[v]);
-          acc[v] = fmaf(values.y, x[1][v], acc[v]);
-          acc[v] = fmaf(values.z, x[2][v], acc[v]);
-          acc[v] = fmaf(values.w, x[3][v], acc[v]);
-        }
-      }
+      detail::sumStagedEntries<T, VectorWidth>(columnsOfSlice, stagedOffset, stagedValue,
+                                               min(int32_t(kStaged), end - first), acc);
       __syncwarp(mask); // the next round overwrites the staged entries
     }
 
-    const int32_t column = firstColumn + lane * VectorWidth;
-    if (column < n) {
-      if constexpr (TransposeC) {
-#pragma unroll
-        for (int v = 0; v < VectorWidth; ++v)
-          c[(column + v) * a.rows + row] = fromFloat<T>(epilogue(row, column + v, acc[v]));
-      } else {
-        float out[VectorWidth];
-#pragma unroll
-        for (int v = 0; v < VectorWidth; ++v)
-          out[v] = epilogue(row, column + v, acc[v]);
-        storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
-      }
-    }
+    detail::storeSliceRow<T, VectorWidth, TransposeC>(c, n, a.rows, row,
+                                                      firstColumn + lane * VectorWidth, acc,
+                                                      epilogue);
   }
 }
 
 /// Launches the staged-slice SpMM: blocks of `threads` threads (a multiple
 /// of 32 up to kMaxStagedSliceThreads), one slice of `SliceColumns` columns
 /// of B each, rows in `rowOrder` (nullptr for row 0 first), enough blocks
-/// per slice for one wave of the device. C row-major or, with
+/// per slice for one wave of the device; a slice longer than the device's
+/// shared memory allows is copied in chunks of k. C row-major or, with
 /// `TransposeC`, column-major. cudaErrorInvalidValue when the shapes break
-/// the requirements above or the slice does not fit in shared memory.
+/// the requirements above.
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC = false,
           typename Epilogue = StoreProduct>
 cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
@@ -195,7 +307,6 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   if (a.rows == 0 || n == 0)
     return cudaSuccess;
   auto kernel = spmmSlicesKernel<T, SliceColumns, VectorWidth, TransposeC, Epilogue>;
-  const size_t shared = spmmSliceSharedBytes<T, SliceColumns, VectorWidth>(a.cols, threads);
   int device = 0, sharedLimit = 0, multiprocessors = 0, perMultiprocessor = 0;
   cudaError_t status = cudaGetDevice(&device);
   if (status == cudaSuccess)
@@ -204,8 +315,15 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
   if (status != cudaSuccess)
     return status;
-  if (shared > size_t(sharedLimit))
+  // The whole slice where it fits beside the staging areas, else as many
+  // rows as fit, a chunk at a time.
+  const size_t staging = spmmSliceStagingBytes<SliceColumns, VectorWidth>(threads);
+  constexpr size_t kRowBytes = SliceColumns * sizeof(T);
+  if (staging + kRowBytes > size_t(sharedLimit))
     return cudaErrorInvalidValue;
+  const int64_t chunkRows =
+      std::max<int64_t>(1, std::min<int64_t>(a.cols, (size_t(sharedLimit) - staging) / kRowBytes));
+  const size_t shared = size_t(chunkRows) * kRowBytes + staging;
   if (shared > 48 * 1024 &&
       (status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      int(shared))) != cudaSuccess)
@@ -219,7 +337,7 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   if (slices > INT32_MAX)
     return cudaErrorInvalidValue;
   kernel<<<dim3(unsigned(slices), unsigned(groups)), threads, shared, stream>>>(
-      a, b, int32_t(n), c, rowOrder, int32_t(groups), epilogue);
+      a, b, int32_t(n), c, rowOrder, int32_t(groups), int32_t(chunkRows), epilogue);
   return cudaGetLastError();
 }
 

@@ -243,6 +243,12 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     lengths inform the choice: rows of different lengths are visited longest
     first (`row_order = by_length`), and rows long enough, or few enough to
     leave the GPU room, are split over several tile groups (`row_splits`);
+    an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
+    (nnz * n) stages slices of `B` in shared memory
+    (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
+    before dense blocks from n = 512; in 16-bit 128 columns from n = 512 up
+    to 4096 rows where the density reaches 4 % or the rows are skewed, 64
+    columns below n = 512 up to 1024 rows);
     an f32 SpMM whose pattern is dense enough (25 %, or 15 % with a longest
     row twice the mean, and 2^24 products of the dense shape) runs on
     tensor cores instead (`tiling = dense_blocks`), and so does an SDDMM

@@ -359,12 +359,9 @@ LogicalResult SpmmOp::verify() {
     return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
                             "lhs (sparse × dense) or a CSR or CSC rhs (dense × "
                             "sparse), but rhs is BSR";
-  // k, the contracted extent, is lhs's columns in both forms (a dense x
-  // sparse product runs as Sᵀ · Xᵀ, whose k is S's rows).
   std::string reason = ::sopt::checkSpmmSchedule(
       toRuntimeSchedule(schedule), getScheduleColumns(),
-      getScheduleElementBytes(lhs.getElementType()),
-      lhs.isDynamicDim(1) ? -1 : lhs.getDimSize(1));
+      getScheduleElementBytes(lhs.getElementType()));
   if (!reason.empty())
     return emitOpError() << "has an invalid schedule: " << reason;
   return success();

@@ -454,12 +454,11 @@ func.func @spmm_schedule_blocks_f16(%a: tensor<8x8xf16, #CSR>, %b: tensor<8x16xf
 
 // -----
 
-// A staged slice of B must fit in a block's shared memory: 2048 rows of
-// 64 f32 columns is 512 KiB.
+// A staged slice is 16, 32, 64 or 128 columns wide.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @spmm_schedule_slice_too_big(%a: tensor<8x2048xf32, #CSR>, %b: tensor<2048x64xf32>) -> tensor<8x64xf32> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: a slice of 2048 x 64 elements and its staging areas need 540672 bytes of shared memory, more than a block has (232448)}}
-  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 64, vector_width = 4, row_order = natural, tiling = staged_slices>} : tensor<8x2048xf32, #CSR>, tensor<2048x64xf32> -> tensor<8x64xf32>
+func.func @spmm_schedule_slice_width(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns (the slice's width) must be 16, 32, 64 or 128 with tiling = staged_slices}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 48, threads_per_tile = 12, tiles_per_block = 8, vector_width = 4, row_order = natural, tiling = staged_slices>} : tensor<8x8xf32, #CSR>, tensor<8x64xf32> -> tensor<8x64xf32>
   return %0 : tensor<8x64xf32>
 }
 

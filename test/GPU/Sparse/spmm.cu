@@ -4,8 +4,8 @@
 // reach every tile group size, vector width, row order, row split and tile
 // order, every dense block shape (f32) and every staged slice width and
 // vector width; odd widths n. With a directory argument, every .smtx/.mtx in
-// it (the DLMC matrices) under the compiler's schedule and, where the slice
-// fits, staged slices instead.
+// it (the DLMC matrices) under the compiler's schedule and staged slices
+// (of k = 2048 in chunks) instead.
 //
 // The element types compiled in are chosen with -DTEST_F32=1 / -DTEST_F16=1
 // / -DTEST_BF16=1 (each type instantiates every kernel of SparseDispatch.cuh,
@@ -45,11 +45,15 @@ void check(Report &report, const Pattern &p, int64_t n,
   DeviceCsr<T> a(p);
   Tensor<T> b(size_t(p.cols) * n), c(size_t(p.rows) * n);
   b.randomize(-1, 1);
-  const std::vector<double> ref = spmmReference(p, a.values.values, b.values, n);
+  // Against the sum of the terms' magnitudes: a single dot product of
+  // random signs (one row of 4099, n = 1) can cancel to near zero, where an
+  // error relative to the result says nothing of the kernel.
+  std::vector<double> magnitude;
+  const std::vector<double> ref = spmmReference(p, a.values.values, b.values, n, &magnitude);
   for (const ::sopt::SpmmSchedule &s : schedules) {
     const std::string name = p.name + " n=" + std::to_string(n) + " " + typeName<T>() +
                              " " + describe(s);
-    const std::string invalid = ::sopt::checkSpmmSchedule(s, n, sizeof(T), p.cols);
+    const std::string invalid = ::sopt::checkSpmmSchedule(s, n, sizeof(T));
     if (!invalid.empty()) { // a test that picks an invalid schedule is wrong
       std::printf("%s: schedule rejected: %s FAIL\n", name.c_str(), invalid.c_str());
       ++report.failures;
@@ -59,7 +63,7 @@ void check(Report &report, const Pattern &p, int64_t n,
     CHECK_CUDA(::sopt::runSpmm<T>(s, a.view(), b.device, n, c.device, a.order.device, 0));
     CHECK_CUDA(cudaDeviceSynchronize());
     c.download();
-    report.check(name, relativeError(c.values, ref), tolerance<T>());
+    report.check(name, errorAgainstScale(c.values, ref, magnitude), tolerance<T>());
   }
 }
 
@@ -84,7 +88,7 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
         s.tilesPerBlock = std::max(1, threads / std::max(s.threadsPerTile, 1));
         s.rowOrder = (columns / 16 + vector + threads) % 2 ? ::sopt::RowOrder::ByLength
                                                             : ::sopt::RowOrder::Natural;
-        if (::sopt::checkSpmmSchedule(s, n, bytes, p.cols).empty())
+        if (::sopt::checkSpmmSchedule(s, n, bytes).empty())
           out.push_back(s);
         if (!handPicked)
           break;

@@ -158,14 +158,22 @@ private:
 };
 
 /// C[m, n] = A · B in double, A with the pattern `p` and `values`, B
-/// row-major [k, n].
+/// row-major [k, n]. With `magnitude`, also each output's Σ |a · b| (the
+/// scale of its rounding error, errorAgainstScale).
 inline std::vector<double> spmmReference(const Pattern &p, const std::vector<double> &values,
-                                         const std::vector<double> &b, int64_t n) {
+                                         const std::vector<double> &b, int64_t n,
+                                         std::vector<double> *magnitude = nullptr) {
   std::vector<double> c(size_t(p.rows) * n, 0.0);
+  if (magnitude)
+    magnitude->assign(c.size(), 0.0);
   for (int64_t r = 0; r < p.rows; ++r)
     for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e)
-      for (int64_t j = 0; j < n; ++j)
-        c[r * n + j] += values[e] * b[size_t(p.coordinates[e]) * n + j];
+      for (int64_t j = 0; j < n; ++j) {
+        const double term = values[e] * b[size_t(p.coordinates[e]) * n + j];
+        c[r * n + j] += term;
+        if (magnitude)
+          (*magnitude)[r * n + j] += std::fabs(term);
+      }
   return c;
 }
 
