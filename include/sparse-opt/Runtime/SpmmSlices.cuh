@@ -144,18 +144,21 @@ __device__ __forceinline__ void sumStagedEntries(const T *columnsOfSlice,
   }
 }
 
-/// The kernel's path for a k longer than one slice in shared memory: B's
-/// slice comes `chunkRows` rows at a time. The block's groups take one row
+/// The kernel for a k longer than one slice in shared memory (a kernel of
+/// its own: as a branch of the whole-slice kernel it slowed that kernel to
+/// 0.78-1.0x on the H100): B's slice comes `chunkRows` rows at a time. The block's groups take one row
 /// each (the slots g, g + groups, ... as in the whole-slice path), walk
 /// every chunk with their sums in registers, and only then move on, so the
 /// slice is copied once per chunk and per batch of rows. Sorted columns let
 /// a row's cursor stop at the first entry past the chunk and resume there.
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
-__device__ void spmmChunkedSlices(const CsrMatrix<T> &a, const T *__restrict__ b, int32_t n,
-                                  T *__restrict__ c, const int32_t *__restrict__ rowOrder,
-                                  int32_t groups, int32_t chunkRows, const Epilogue &epilogue,
-                                  T *slice) {
+__global__ void __launch_bounds__(kMaxStagedSliceThreads)
+    spmmChunkedSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n,
+                            T *__restrict__ c, const int32_t *__restrict__ rowOrder,
+                            int32_t groups, int32_t chunkRows, Epilogue epilogue) {
   using Shape = SliceShape<SliceColumns, VectorWidth>;
+  extern __shared__ __align__(16) unsigned char chunkedShared[];
+  T *slice = reinterpret_cast<T *>(chunkedShared);
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   const int32_t k = int32_t(a.cols);
   const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
@@ -214,8 +217,7 @@ __device__ void spmmChunkedSlices(const CsrMatrix<T> &a, const T *__restrict__ b
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
-                     const int32_t *__restrict__ rowOrder, int32_t groups, int32_t chunkRows,
-                     Epilogue epilogue) {
+                     const int32_t *__restrict__ rowOrder, int32_t groups, Epilogue epilogue) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   extern __shared__ __align__(16) unsigned char slicesShared[];
@@ -223,11 +225,6 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   const int32_t k = int32_t(a.cols);
   const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
 
-  if (chunkRows < k) {
-    detail::spmmChunkedSlices<T, SliceColumns, VectorWidth, TransposeC>(
-        a, b, n, c, rowOrder, groups, chunkRows, epilogue, slice);
-    return;
-  }
   detail::copySlice<T, SliceColumns>(slice, b, n, firstColumn, 0, k);
 
   const int group = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
@@ -306,8 +303,7 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     return cudaErrorInvalidValue;
   if (a.rows == 0 || n == 0)
     return cudaSuccess;
-  auto kernel = spmmSlicesKernel<T, SliceColumns, VectorWidth, TransposeC, Epilogue>;
-  int device = 0, sharedLimit = 0, multiprocessors = 0, perMultiprocessor = 0;
+  int device = 0, sharedLimit = 0, multiprocessors = 0;
   cudaError_t status = cudaGetDevice(&device);
   if (status == cudaSuccess)
     status = cudaDeviceGetAttribute(&sharedLimit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
@@ -324,20 +320,38 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   const int64_t chunkRows =
       std::max<int64_t>(1, std::min<int64_t>(a.cols, (size_t(sharedLimit) - staging) / kRowBytes));
   const size_t shared = size_t(chunkRows) * kRowBytes + staging;
-  if (shared > 48 * 1024 &&
-      (status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(shared))) != cudaSuccess)
-    return status;
-  if ((status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, threads,
-                                                              shared)) != cudaSuccess)
-    return status;
-  const int64_t slices = (n + SliceColumns - 1) / SliceColumns;
-  const int64_t wave = int64_t(multiprocessors) * std::max(perMultiprocessor, 1);
-  const int64_t groups = std::clamp<int64_t>(wave / slices, 1, std::min<int64_t>(a.rows, 65535));
-  if (slices > INT32_MAX)
+  if (n > INT32_MAX)
     return cudaErrorInvalidValue;
-  kernel<<<dim3(unsigned(slices), unsigned(groups)), threads, shared, stream>>>(
-      a, b, int32_t(n), c, rowOrder, int32_t(groups), int32_t(chunkRows), epilogue);
+  // One wave: as many blocks per slice as the SMs hold at once.
+  auto gridFor = [&](auto kernel, dim3 &grid) {
+    int perMultiprocessor = 0;
+    cudaError_t status = cudaSuccess;
+    if (shared > 48 * 1024)
+      status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(shared));
+    if (status == cudaSuccess)
+      status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perMultiprocessor, kernel, threads,
+                                                             shared);
+    const int64_t slices = (n + SliceColumns - 1) / SliceColumns;
+    const int64_t wave = int64_t(multiprocessors) * std::max(perMultiprocessor, 1);
+    grid = dim3(unsigned(slices),
+                unsigned(std::clamp<int64_t>(wave / slices, 1, std::min<int64_t>(a.rows, 65535))));
+    return status;
+  };
+  dim3 grid;
+  if (chunkRows < a.cols) {
+    auto kernel = detail::spmmChunkedSlicesKernel<T, SliceColumns, VectorWidth, TransposeC, Epilogue>;
+    if ((status = gridFor(kernel, grid)) != cudaSuccess)
+      return status;
+    kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
+                                              int32_t(chunkRows), epilogue);
+  } else {
+    auto kernel = spmmSlicesKernel<T, SliceColumns, VectorWidth, TransposeC, Epilogue>;
+    if ((status = gridFor(kernel, grid)) != cudaSuccess)
+      return status;
+    kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
+                                              epilogue);
+  }
   return cudaGetLastError();
 }
 
