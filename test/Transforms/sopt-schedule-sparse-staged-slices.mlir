@@ -37,3 +37,13 @@ func.func @staged_slices(%a: tensor<2048x512xf32, #CSR> {sopt.sparsity_pattern =
 // WIDE-LABEL: func.func @wide_k
 // WIDE-NOT: staged_slices
 // WIDE: return
+
+// 16-bit: 1024 rows of 32 entries over 512 columns (6.25 %, rows of equal
+// length). From n = 512 slices of 128 columns in vectors of 4 (density >=
+// 4 %); below, up to 1024 rows, 64 columns in vectors of 2.
+// RUN: python3 -c "print('1024, 512, 32768'); print(' '.join(str(32 * r) for r in range(1025))); print(' '.join(str(x) for r in range(1024) for x in sorted((r * 7 + 16 * c) % 512 for c in range(32))))" > %t.16.smtx
+// RUN: sed -e 's|@PATTERN@|%t.16.smtx|' %S/Inputs/spmm-16bit-slices.mlir | sparse-opt --sopt-schedule-sparse | FileCheck %s --check-prefix=HALF
+// HALF-LABEL: func.func @half_slices
+// HALF: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 32, vector_width = 4, row_order = natural, tiling = staged_slices>}
+// HALF: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 32, vector_width = 2, row_order = natural, tiling = staged_slices>}
+// HALF: sopt.spmm %arg3, %arg4 {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 32, vector_width = 4, row_order = natural, tiling = staged_slices>}
