@@ -12,6 +12,10 @@ namespace {
 
 bool isPowerOfTwo(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
 
+double densityOf(const SparsityStats &stats) {
+  return double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+}
+
 int64_t powerOfTwoAtMost(int64_t x) {
   int64_t p = 1;
   while (p * 2 <= x)
@@ -84,7 +88,7 @@ constexpr int64_t kWgmmaMostBlocks16 = 1024;
 /// won on evenly filled rows. Not below 2^24 products of the dense shape,
 /// where the blocks' fixed cost (a pipeline of 64-column chunks) dominates.
 constexpr double kSpmmDenseBlocksDensity = 0.25, kSpmmDenseBlocksSkewedDensity = 0.15;
-constexpr double kSpmmDenseBlocksSkew = 2.0;
+constexpr double kSkewedRow = 2.0; // longest row over the mean
 constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 
 /// Blocks of 64 x 64 while they give at least this many blocks (3/4 of an
@@ -245,7 +249,7 @@ bool denseBlocksFillGpu(const SparsityStats &stats, int64_t k, int elementBytes)
 bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
-  const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+  const double density = densityOf(stats);
   const double work = double(stats.nnz) * double(k);
   if (elementBytes == 2) {
     const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
@@ -281,6 +285,12 @@ bool rowsDiffer(const SparsityStats &stats) {
   return stats.known() && stats.maxRowLength > stats.meanRowLength;
 }
 
+/// Whether a known pattern's longest row is at least twice the mean (row
+/// tiles then wait on it).
+bool rowsSkewed(const SparsityStats &stats) {
+  return stats.known() && double(stats.maxRowLength) >= kSkewedRow * stats.meanRowLength;
+}
+
 } // namespace
 
 SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_t cols) {
@@ -299,30 +309,27 @@ bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int ele
   if (elementBytes != 4 || stats.nnz <= 0 || stats.rows <= 0 || stats.cols <= 0 ||
       double(stats.rows) * double(stats.cols) * double(n) < kSpmmDenseBlocksWork)
     return false;
-  const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+  const double density = densityOf(stats);
   if (density >= kSpmmDenseBlocksDensity)
     return true;
-  return density >= kSpmmDenseBlocksSkewedDensity && stats.known() &&
-         double(stats.maxRowLength) >= kSpmmDenseBlocksSkew * stats.meanRowLength;
+  return density >= kSpmmDenseBlocksSkewedDensity && rowsSkewed(stats);
 }
 
 bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {
   if ((elementBytes != 2 && elementBytes != 4) || !stats.known() || stats.rows <= 0 ||
       stats.cols <= 0 || double(stats.nnz) * double(n) < kStagedSliceProducts)
     return false;
-  const bool wide = n >= kStagedSliceWideN;
   if (stats.cols > kStagedSliceLongestK)
     return false;
-  const double density = double(stats.nnz) / (double(stats.rows) * double(stats.cols));
+  const double density = densityOf(stats);
   if (elementBytes == 4)
     return density <= kStagedSliceMostDensity32;
   if (density > kStagedSliceMostDensity16)
     return false;
-  if (!wide)
+  if (n < kStagedSliceWideN)
     return stats.rows <= kStagedSliceMostRows16Narrow;
   return stats.rows <= kStagedSliceManyRows &&
-         (density >= kStagedSliceLeastDensity16 ||
-          double(stats.maxRowLength) >= 2.0 * stats.meanRowLength);
+         (density >= kStagedSliceLeastDensity16 || rowsSkewed(stats));
 }
 
 SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {

@@ -86,6 +86,29 @@ template <int ThreadsPerTile> __device__ __forceinline__ unsigned tileGroupMask(
   }
 }
 
+/// Stores a lane's VectorWidth sums of `row` from `column` (nothing past
+/// n) through the epilogue, into row-major C or, with TransposeC, into C
+/// column-major (element by element, `rows` apart).
+template <typename T, int VectorWidth, bool TransposeC, typename Epilogue>
+__device__ __forceinline__ void storeOutputVector(T *__restrict__ c, int32_t n, int64_t rows,
+                                                  int64_t row, int32_t column,
+                                                  const float (&acc)[VectorWidth],
+                                                  const Epilogue &epilogue) {
+  if (column >= n)
+    return;
+  if constexpr (TransposeC) {
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v)
+      c[(column + v) * rows + row] = fromFloat<T>(epilogue(row, column + v, acc[v]));
+  } else {
+    float out[VectorWidth];
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v)
+      out[v] = epilogue(row, column + v, acc[v]);
+    storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
+  }
+}
+
 } // namespace detail
 
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
@@ -252,22 +275,10 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     return;
 
 #pragma unroll
-  for (int r = 0; r < kRepeats; ++r) {
-    const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
-    if (column < n) {
-      if constexpr (TransposeC) {
-#pragma unroll
-        for (int v = 0; v < VectorWidth; ++v)
-          c[(column + v) * a.rows + row] = fromFloat<T>(epilogue(row, column + v, acc[r][v]));
-      } else {
-        float out[VectorWidth];
-#pragma unroll
-        for (int v = 0; v < VectorWidth; ++v)
-          out[v] = epilogue(row, column + v, acc[r][v]);
-        storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
-      }
-    }
-  }
+  for (int r = 0; r < kRepeats; ++r)
+    detail::storeOutputVector<T, VectorWidth, TransposeC>(
+        c, n, a.rows, row, firstColumn + (r * ThreadsPerTile + lane) * VectorWidth, acc[r],
+        epilogue);
 }
 
 /// Launches the SpMM kernel: `tilesPerBlock` tiles per block, each summed by

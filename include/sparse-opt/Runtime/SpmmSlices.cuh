@@ -60,17 +60,6 @@ template <int SliceColumns, int VectorWidth> struct SliceShape {
                 "a tile group is 4 to 32 lanes of one warp");
 };
 
-} // namespace detail
-
-/// Bytes of shared memory the row groups of a block of `threads` stage
-/// their entries in (after the slice).
-template <int SliceColumns, int VectorWidth>
-constexpr size_t spmmSliceStagingBytes(int threads) {
-  using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
-  return size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float));
-}
-
-namespace detail {
 
 /// Copies rows [first, first + rows) of B's slice from `firstColumn` into
 /// `slice` (row-major, SliceColumns wide): 16 bytes per cp.async where B's
@@ -94,28 +83,6 @@ __device__ __forceinline__ void copySlice(T *slice, const T *__restrict__ b, int
       const int32_t r = i / SliceColumns, column = firstColumn + i % SliceColumns;
       slice[i] = column < n ? b[int64_t(first + r) * n + column] : fromFloat<T>(0.f);
     }
-  }
-}
-
-/// Stores a lane's VectorWidth sums of `row` from `column` (nothing past
-/// n) through the epilogue, into row-major C or, with TransposeC, Cᵀ.
-template <typename T, int VectorWidth, bool TransposeC, typename Epilogue>
-__device__ __forceinline__ void storeSliceRow(T *__restrict__ c, int32_t n, int64_t rows,
-                                              int64_t row, int32_t column,
-                                              const float (&acc)[VectorWidth],
-                                              const Epilogue &epilogue) {
-  if (column >= n)
-    return;
-  if constexpr (TransposeC) {
-#pragma unroll
-    for (int v = 0; v < VectorWidth; ++v)
-      c[(column + v) * rows + row] = fromFloat<T>(epilogue(row, column + v, acc[v]));
-  } else {
-    float out[VectorWidth];
-#pragma unroll
-    for (int v = 0; v < VectorWidth; ++v)
-      out[v] = epilogue(row, column + v, acc[v]);
-    storeVector<VectorWidth>(c + row * int64_t(n) + column, out);
   }
 }
 
@@ -146,8 +113,9 @@ __device__ __forceinline__ void sumStagedEntries(const T *columnsOfSlice,
 
 /// The kernel for a k longer than one slice in shared memory (a kernel of
 /// its own: as a branch of the whole-slice kernel it slowed that kernel to
-/// 0.78-1.0x on the H100): B's slice comes `chunkRows` rows at a time. The block's groups take one row
-/// each (the slots g, g + groups, ... as in the whole-slice path), walk
+/// 0.78-1.0x on the H100): B's slice comes `chunkRows` rows at a time. The
+/// block's groups take one row each (the slots g, g + groups, ... as in the
+/// whole-slice path), walk
 /// every chunk with their sums in registers, and only then move on, so the
 /// slice is copied once per chunk and per batch of rows. Sorted columns let
 /// a row's cursor stop at the first entry past the chunk and resume there.
@@ -207,12 +175,20 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
       }
     }
     if (active)
-      storeSliceRow<T, VectorWidth, TransposeC>(c, n, a.rows, row,
+      storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row,
                                                 firstColumn + lane * VectorWidth, acc, epilogue);
   }
 }
 
 } // namespace detail
+
+/// Bytes of shared memory the row groups of a block of `threads` stage
+/// their entries in (after the slice).
+template <int SliceColumns, int VectorWidth>
+constexpr size_t spmmSliceStagingBytes(int threads) {
+  using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
+  return size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float));
+}
 
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
@@ -280,7 +256,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
       __syncwarp(mask); // the next round overwrites the staged entries
     }
 
-    detail::storeSliceRow<T, VectorWidth, TransposeC>(c, n, a.rows, row,
+    detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row,
                                                       firstColumn + lane * VectorWidth, acc,
                                                       epilogue);
   }
@@ -298,8 +274,9 @@ template <typename T, int SliceColumns, int VectorWidth, bool TransposeC = false
 cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
                              const int32_t *rowOrder, int threads, cudaStream_t stream,
                              Epilogue epilogue = {}) {
-  if (n % VectorWidth != 0 || a.cols * n > INT32_MAX || a.rows < 0 || a.cols < 0 || n < 0 ||
-      threads < 32 || threads % 32 != 0 || threads > kMaxStagedSliceThreads)
+  if (n % VectorWidth != 0 || n < 0 || n > INT32_MAX || a.cols * n > INT32_MAX ||
+      a.rows < 0 || a.cols < 0 || threads < 32 || threads % 32 != 0 ||
+      threads > kMaxStagedSliceThreads)
     return cudaErrorInvalidValue;
   if (a.rows == 0 || n == 0)
     return cudaSuccess;
@@ -320,8 +297,6 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   const int64_t chunkRows =
       std::max<int64_t>(1, std::min<int64_t>(a.cols, (size_t(sharedLimit) - staging) / kRowBytes));
   const size_t shared = size_t(chunkRows) * kRowBytes + staging;
-  if (n > INT32_MAX)
-    return cudaErrorInvalidValue;
   // One wave: as many blocks per slice as the SMs hold at once.
   auto gridFor = [&](auto kernel, dim3 &grid) {
     int perMultiprocessor = 0;

@@ -285,71 +285,61 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   if (!epilogue.empty())
     epilogueArgs = transposed ? ", sopt::swapIndices(" + epilogue.str() + ")"
                               : ", " + epilogue.str();
-  if (s.tiling == ::sopt::SpmmTiling::DenseBlocks) {
-    if (transposed)
-      text.body += llvm::formatv(
-          "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: dense {5}x{6} blocks "
-          "of Y on tensor cores (3 TF32 products per product), stored transposed\n",
-          n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
-          s.tileColumns, s.blockRows);
-    else
-      text.body += llvm::formatv(
-          "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: dense {4}x{5} blocks of C on tensor "
-          "cores (3 TF32 products per product), A densified a chunk of 64 columns at a "
-          "time\n",
-          rows, inner, n, summary, s.blockRows, s.tileColumns);
-    text.body += llvm::formatv(
-        "    SOPT_TRY((sopt::launchSpmmBlocks<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, "
-        "stream{8})));\n",
-        element, s.blockRows, s.tileColumns, storeTransposed ? ", /*TransposeC=*/true" : "",
-        matrix, b, n, out, epilogueArgs);
-    return text;
+  // The comment above the launch: the product, then how the kernel divides
+  // it (and for dense x sparse, where Y's transpose happens).
+  std::string comment =
+      transposed ? llvm::formatv("    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: ", n,
+                                 inner, rows,
+                                 stringifySparseFormat(*getSparseFormat(sparseType)), summary)
+                       .str()
+                 : llvm::formatv("    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: ", rows, inner, n,
+                                 summary)
+                       .str();
+  const std::string storeText =
+      !transposed        ? ""
+      : storeTransposed ? ", the result stored transposed"
+                        : ", then Cᵀ transposed";
+  const char *transposeArg = storeTransposed ? ", /*TransposeC=*/true" : "";
+  std::string launch;
+  switch (s.tiling) {
+  case ::sopt::SpmmTiling::DenseBlocks:
+    comment += transposed
+                   ? llvm::formatv("dense {0}x{1} blocks of Y on tensor cores (3 TF32 products "
+                                   "per product), stored transposed",
+                                   s.tileColumns, s.blockRows)
+                         .str()
+                   : llvm::formatv("dense {0}x{1} blocks of C on tensor cores (3 TF32 products "
+                                   "per product), A densified a chunk of 64 columns at a time",
+                                   s.blockRows, s.tileColumns)
+                         .str();
+    launch = llvm::formatv("sopt::launchSpmmBlocks<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, "
+                           "stream{8})",
+                           element, s.blockRows, s.tileColumns, transposeArg, matrix, b, n, out,
+                           epilogueArgs);
+    break;
+  case ::sopt::SpmmTiling::StagedSlices:
+    comment += llvm::formatv("each block stages a {0}x{1} slice of {2} in shared memory, rows "
+                             "{3} threads each, {4} per block, {5}{6}",
+                             inner, s.tileColumns, transposed ? "Xᵀ" : "B", s.threadsPerTile,
+                             s.tilesPerBlock, rowOrderProse(s.rowOrder), storeText);
+    launch = llvm::formatv("sopt::launchSpmmSlices<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, {8}, "
+                           "{9}, stream{10})",
+                           element, s.tileColumns, s.vectorWidth, transposeArg, matrix, b, n, out,
+                           order, s.threadsPerBlock(), epilogueArgs);
+    break;
+  case ::sopt::SpmmTiling::RowTiles:
+    comment += llvm::formatv("tiles of {0} columns{1}, {2} threads each, vectors of {3}, {4} "
+                             "tiles per block, {5}{6}",
+                             s.tileColumns, transposed ? " of Xᵀ" : "", s.threadsPerTile,
+                             s.vectorWidth, s.tilesPerBlock, spmmGridText(s), storeText);
+    launch = llvm::formatv("sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, "
+                           "{10}, {11}, {12}, stream{13})",
+                           element, s.threadsPerTile, s.columnsPerThread(), s.vectorWidth,
+                           transposeArg, matrix, b, n, out, order, s.tilesPerBlock, s.rowSplits,
+                           tileOrderEnumerator(s.tileOrder), epilogueArgs);
+    break;
   }
-  if (s.tiling == ::sopt::SpmmTiling::StagedSlices) {
-    if (transposed)
-      text.body += llvm::formatv(
-          "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: each block stages a "
-          "{1}x{5} slice of Xᵀ in shared memory, rows {6} threads each, {7} per block, "
-          "{8}, {9}\n",
-          n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
-          s.tileColumns, s.threadsPerTile, s.tilesPerBlock, rowOrderProse(s.rowOrder),
-          storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
-    else
-      text.body += llvm::formatv(
-          "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: each block stages a {1}x{4} slice "
-          "of B in shared memory, rows {5} threads each, {6} per block, {7}\n",
-          rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.tilesPerBlock,
-          rowOrderProse(s.rowOrder));
-    text.body += llvm::formatv(
-        "    SOPT_TRY((sopt::launchSpmmSlices<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, {8}, {9}, "
-        "stream{10})));\n",
-        element, s.tileColumns, s.vectorWidth, storeTransposed ? ", /*TransposeC=*/true" : "",
-        matrix, b, n, out, order, s.threadsPerBlock(), epilogueArgs);
-    if (transposed && !storeTransposed)
-      text.body += llvm::formatv(
-          "    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n", out, rows, n, c);
-    return text;
-  }
-  if (transposed)
-    text.body += llvm::formatv(
-        "    // sopt.spmm {0}x{1} x {1}x{2} ({3}) as (Sᵀ · Xᵀ)ᵀ{4}: tiles of {5} columns "
-        "of Xᵀ, {6} threads each, vectors of {7}, {8} tiles per block, {9}, {10}\n",
-        n, inner, rows, stringifySparseFormat(*getSparseFormat(sparseType)), summary,
-        s.tileColumns, s.threadsPerTile, s.vectorWidth, s.tilesPerBlock,
-        spmmGridText(s),
-        storeTransposed ? "the result stored transposed" : "then Cᵀ transposed");
-  else
-    text.body += llvm::formatv(
-        "    // sopt.spmm {0}x{1} (CSR) x {1}x{2}{3}: tiles of {4} columns, {5} threads "
-        "each, vectors of {6}, {7} tiles per block, {8}\n",
-        rows, inner, n, summary, s.tileColumns, s.threadsPerTile, s.vectorWidth,
-        s.tilesPerBlock, spmmGridText(s));
-  text.body += llvm::formatv(
-      "    SOPT_TRY((sopt::launchSpmm<{0}, {1}, {2}, {3}{4}>({5}, {6}, {7}, {8}, {9}, {10}, "
-      "{11}, {12}, stream{13})));\n",
-      element, s.threadsPerTile, s.columnsPerThread(), s.vectorWidth,
-      storeTransposed ? ", /*TransposeC=*/true" : "", matrix, b, n, out, order,
-      s.tilesPerBlock, s.rowSplits, tileOrderEnumerator(s.tileOrder), epilogueArgs);
+  text.body += comment + "\n    SOPT_TRY((" + launch + "));\n";
   if (transposed && !storeTransposed)
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                out, rows, n, c);

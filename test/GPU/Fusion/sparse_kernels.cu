@@ -165,6 +165,24 @@ void sparseAttention(Report &report) {
                tolerance<float>());
 }
 
+/// relu(W · X + b) through a generated function `fn` of (W's CSR arrays,
+/// nnz, X, b, Y), X of 50 columns, against float64.
+template <typename Fn>
+void checkBiasRelu(Report &report, const std::string &name, Fn fn, Sparse<float> &w) {
+  const int64_t m = w.pattern.rows, k = w.pattern.cols, n = 50;
+  Tensor<float> x(k * n), b(m), y(m * n);
+  x.randomize(), b.randomize(-0.5, 0.5);
+  y.poison();
+  launch(fn, w.csr.positions.device, w.csr.coordinates.device, w.csr.values.device, w.nnz(),
+         x.device, b.device, y.device);
+  y.download();
+  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, n);
+  for (int64_t r = 0; r < m; ++r)
+    for (int64_t j = 0; j < n; ++j)
+      ref[r * n + j] = std::max(ref[r * n + j] + b.values[r], 0.0);
+  report.check(name, relativeError(y.values, ref), tolerance<float>());
+}
+
 /// Dense tensor-core blocks (32 x 64, f32) with a bias + ReLU epilogue, an
 /// odd width (B's rows copied 4 bytes at a time), a row block without
 /// entries and a dense row.
@@ -172,18 +190,8 @@ void prunedLinearBlocks(Report &report) {
   Sparse<float> w(randomPattern("w", 300, 257, [](int64_t r) {
     return r / 32 == 2 ? 0.0 : r == 100 ? 1.0 : 0.4;
   }));
-  Tensor<float> x(257 * 50), b(300), y(300 * 50);
-  x.randomize(), b.randomize(-0.5, 0.5);
-  y.poison();
-  launch(pruned_linear_blocks, w.csr.positions.device, w.csr.coordinates.device,
-         w.csr.values.device, w.nnz(), x.device, b.device, y.device);
-  y.download();
-  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, 50);
-  for (int64_t r = 0; r < 300; ++r)
-    for (int64_t j = 0; j < 50; ++j)
-      ref[r * 50 + j] = std::max(ref[r * 50 + j] + b.values[r], 0.0);
-  report.check("pruned_linear_blocks relu(W*X+b) 300x257 n=50 f32 dense_blocks",
-               relativeError(y.values, ref), tolerance<float>());
+  checkBiasRelu(report, "pruned_linear_blocks relu(W*X+b) 300x257 n=50 f32 dense_blocks",
+                pruned_linear_blocks, w);
 }
 
 /// Staged slices of B (64 columns, vectors of 2) with the compile-time
@@ -191,18 +199,9 @@ void prunedLinearBlocks(Report &report) {
 /// element by element, and the slice's last 14 columns are past n.
 void prunedLinearSlices(Report &report, const std::string &patternFile) {
   Sparse<float> w(readPattern(patternFile));
-  Tensor<float> x(257 * 50), b(300), y(300 * 50);
-  x.randomize(), b.randomize(-0.5, 0.5);
-  y.poison();
-  launch(pruned_linear_slices, w.csr.positions.device, w.csr.coordinates.device,
-         w.csr.values.device, w.nnz(), x.device, b.device, y.device);
-  y.download();
-  std::vector<double> ref = spmmReference(w.pattern, w.csr.values.values, x.values, 50);
-  for (int64_t r = 0; r < 300; ++r)
-    for (int64_t j = 0; j < 50; ++j)
-      ref[r * 50 + j] = std::max(ref[r * 50 + j] + b.values[r], 0.0);
-  report.check("pruned_linear_slices relu(W*X+b) 300x257 n=50 f32 staged_slices by_length",
-               relativeError(y.values, ref), tolerance<float>());
+  checkBiasRelu(report,
+                "pruned_linear_slices relu(W*X+b) 300x257 n=50 f32 staged_slices by_length",
+                pruned_linear_slices, w);
 }
 
 } // namespace
