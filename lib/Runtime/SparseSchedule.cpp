@@ -598,6 +598,14 @@ std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
   return tiles;
 }
 
+int64_t sopt::sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k,
+                                     int elementBytes) {
+  if (s.tiling != SddmmTiling::DenseBlocks || s.blockSize != 64 || s.kSplits != 1 ||
+      elementBytes != 4 || k % 4 != 0 || n <= 0 || k <= 0)
+    return 0;
+  return 2 * n * k;
+}
+
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                      bool transposeRhs, int elementBytes) {
   if (s.tiling == SddmmTiling::DenseBlocks) {

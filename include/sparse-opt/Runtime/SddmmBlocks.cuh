@@ -73,8 +73,10 @@
 
 #include "sparse-opt/Runtime/Sddmm.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
+#include "sparse-opt/Runtime/Tma.cuh"
 #include "sparse-opt/Runtime/Warpgroup.cuh"
 
+#include <algorithm>
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -425,14 +427,89 @@ template <typename T> constexpr int kProbes = sizeof(T) == 2 ? 3 : 1;
 /// Probes + 1.
 template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 
+/// The sampling after a block's product is in shared memory (`product`,
+/// the slices' sums at kProductStride; with Splits > 1 the cluster's other
+/// blocks hold the other shares and have synchronized): warp w writes the
+/// entries of the block's rows w R .. w R + R - 1 (of those of its split),
+/// lane l the entries l, l + 32, ... of a row's window (coalesced), with
+/// the loads of all its rows' columns and pattern values in flight
+/// together. (A thread per entry, finding its row by a binary search of the
+/// windows, spent a third of the kernel here.)
+template <typename T, int Block, int Splits, typename Epilogue>
+__device__ __forceinline__ void
+writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &epilogue,
+                    float *product, int64_t row0, int64_t col0, int32_t split,
+                    const int32_t *windowBegin, const int32_t *windowEnd) {
+  using P = Pieces<Block>;
+  constexpr int kSliceFloats = Block * P::kProductStride;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  // Block b's product (b < Splits), in this block's shared memory for b = 0
+  // without splits.
+  auto productOf = [&](int b) -> const float * {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if constexpr (Splits > 1)
+      return cooperative_groups::this_cluster().map_shared_rank(product, b);
+#endif
+    return product;
+  };
+
+  constexpr int kRows = Block / Splits / kWarps;
+  const int firstRow = split * (Block / Splits) + warp * kRows;
+  auto write = [&](int i, int32_t entry, int32_t column, float pattern) {
+    const int r = firstRow + i;
+    const int at = r * P::kProductStride + int(column - col0);
+    float sum = 0;
+#pragma unroll
+    for (int b = 0; b < Splits; ++b) {
+      const float *blockProduct = productOf(b);
+#pragma unroll
+      for (int sl = 0; sl < P::kSlices; ++sl)
+        sum += blockProduct[sl * kSliceFloats + at];
+    }
+    out[entry] = fromFloat<T>(epilogue(row0 + r, column, entry, sum, pattern));
+  };
+  constexpr int kPerRow = Block / 32; // a window of distinct columns holds <= Block
+  int32_t begin[kRows], end[kRows];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    begin[i] = windowBegin[firstRow + i];
+    end[i] = windowEnd[firstRow + i];
+  }
+  int32_t column[kRows][kPerRow];
+  float pattern[kRows][kPerRow];
+#pragma unroll
+  for (int i = 0; i < kRows; ++i)
+#pragma unroll
+    for (int h = 0; h < kPerRow; ++h) {
+      const int32_t entry = begin[i] + lane + 32 * h;
+      if (entry < end[i]) {
+        column[i][h] = s.coordinates[entry];
+        pattern[i][h] = toFloat(s.values[entry]);
+      }
+    }
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+#pragma unroll
+    for (int h = 0; h < kPerRow; ++h)
+      if (begin[i] + lane + 32 * h < end[i])
+        write(i, begin[i] + lane + 32 * h, column[i][h], pattern[i][h]);
+    // Only a row with repeated columns has more.
+    for (int32_t entry = begin[i] + Block + lane; entry < end[i]; entry += 32)
+      write(i, entry, s.coordinates[entry], toFloat(s.values[entry]));
+  }
+}
+
 } // namespace sddmm_blocks
 
+namespace sddmm_blocks {
+
+/// The body of sddmmBlocksKernel: one block's product and sampling (the
+/// file comment describes both).
 template <typename T, int Block, int Splits, bool VectorLoads, typename Epilogue>
-__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<Block>)
-    sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
-                      int32_t k, T *__restrict__ out, Epilogue epilogue,
-                      const int32_t *__restrict__ windows) {
-  using namespace sddmm_blocks;
+__device__ __forceinline__ void
+multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                  int32_t k, T *__restrict__ out, const Epilogue &epilogue,
+                  const int32_t *__restrict__ windows) {
   using P = Pieces<Block>;
   using S = Shape<T, Block>;
   static_assert(sizeof(T) == 2 || std::is_same_v<T, float>, "f32, f16 or bf16 storage");
@@ -478,7 +555,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   // Threads 0 .. Block - 1 search where row r of the block reaches column
   // col0, the next Block threads where it reaches col0 + Block (column
   // indices are 32-bit: a bound past INT32_MAX is the row's end).
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
   __shared__ int32_t windowBegin[Block], windowEnd[Block];
   BoundSearch<kProbes<T>> bound;
   bool sampled = false; // with prepared windows: the row has entries here
@@ -613,65 +690,8 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
   } else {
     __syncthreads();
   }
-  // Block b's product (b < Splits), in this block's shared memory for b = 0
-  // without splits.
-  auto productOf = [&](int b) -> const float * {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if constexpr (Splits > 1)
-      return cooperative_groups::this_cluster().map_shared_rank(product, b);
-#endif
-    return product;
-  };
-
-  // Sampling: warp w writes the entries of the block's rows w R .. w R +
-  // R - 1 (of those of its split), lane l the entries l, l + 32, ... of a
-  // row's window (coalesced), with the loads of all its rows' columns and
-  // pattern values in flight together. (A thread per entry, finding its row
-  // by a binary search of the windows, spent a third of the kernel here.)
-  constexpr int kRows = Block / Splits / kWarps;
-  const int firstRow = split * (Block / Splits) + warp * kRows;
-  auto write = [&](int i, int32_t entry, int32_t column, float pattern) {
-    const int r = firstRow + i;
-    const int at = r * P::kProductStride + int(column - col0);
-    float sum = 0;
-#pragma unroll
-    for (int b = 0; b < Splits; ++b) {
-      const float *blockProduct = productOf(b);
-#pragma unroll
-      for (int sl = 0; sl < P::kSlices; ++sl)
-        sum += blockProduct[sl * kSliceFloats + at];
-    }
-    out[entry] = fromFloat<T>(epilogue(row0 + r, column, entry, sum, pattern));
-  };
-  constexpr int kPerRow = Block / 32; // a window of distinct columns holds <= Block
-  int32_t begin[kRows], end[kRows];
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-    begin[i] = windowBegin[firstRow + i];
-    end[i] = windowEnd[firstRow + i];
-  }
-  int32_t column[kRows][kPerRow];
-  float pattern[kRows][kPerRow];
-#pragma unroll
-  for (int i = 0; i < kRows; ++i)
-#pragma unroll
-    for (int h = 0; h < kPerRow; ++h) {
-      const int32_t entry = begin[i] + lane + 32 * h;
-      if (entry < end[i]) {
-        column[i][h] = s.coordinates[entry];
-        pattern[i][h] = toFloat(s.values[entry]);
-      }
-    }
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-#pragma unroll
-    for (int h = 0; h < kPerRow; ++h)
-      if (begin[i] + lane + 32 * h < end[i])
-        write(i, begin[i] + lane + 32 * h, column[i][h], pattern[i][h]);
-    // Only a row with repeated columns has more.
-    for (int32_t entry = begin[i] + Block + lane; entry < end[i]; entry += 32)
-      write(i, entry, s.coordinates[entry], toFloat(s.values[entry]));
-  }
+  writeSampledEntries<T, Block, Splits>(s, out, epilogue, product, row0, col0, split,
+                                        windowBegin, windowEnd);
   if constexpr (Splits > 1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cooperative_groups::this_cluster().sync(); // no block's product may vanish while read
@@ -680,15 +700,203 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
 #endif
 }
 
+} // namespace sddmm_blocks
+
+template <typename T, int Block, int Splits, bool VectorLoads, typename Epilogue>
+__global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<Block>)
+    sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                      int32_t k, T *__restrict__ out, Epilogue epilogue,
+                      const int32_t *__restrict__ windows) {
+  sddmm_blocks::multiplyAndSample<T, Block, Splits, VectorLoads>(s, lhs, rhs, k, out, epilogue,
+                                                                 windows);
+}
+
+
+namespace sddmm_blocks {
+
+/// A stage of the TMA-fed f32 64 x 64 blocks: one chunk of A's 64 rows and
+/// of B's TF32 parts and remainders, each 64 rows of 128 bytes in the
+/// 128-byte swizzle.
+struct alignas(1024) SplitStage {
+  float a[64 * 32];
+  float bPart[64 * 32];
+  float bRemainder[64 * 32];
+};
+constexpr int kSplitStages = 4;
+/// Bytes the tensor copies of one stage complete.
+constexpr uint32_t kSplitStageBytes = sizeof(SplitStage);
+/// Dynamic shared memory of the TMA-fed blocks (the stages, later the
+/// slices' products, and room to align them).
+constexpr size_t kSplitDynamicBytes = sizeof(SplitStage) * kSplitStages + 1024;
+static_assert(kProductBytes<64> <= sizeof(SplitStage) * kSplitStages, "products fit the stages");
+
+} // namespace sddmm_blocks
+
+/// The f32 64 x 64 blocks with B split into TF32 parts and remainders
+/// beforehand (splitTf32PlanesKernel) and every chunk brought by the tensor
+/// memory accelerator (Tma.cuh): thread 0 copies the tiles of A, B's parts
+/// and B's remainders for chunk c into stage c % 4, three chunks ahead, and
+/// refills a stage once all 8 warps have arrived on its `empty` barrier;
+/// each warpgroup waits on the stage's `full` barrier, splits its k steps
+/// of A in registers, issues its wgmmas, waits for them and folds the
+/// chunk's sum. No barrier spans the block inside the loop, no thread
+/// computes copy addresses, and no block splits B (which cost the in-block
+/// split version 31 % of its time on the H100). The products, their order
+/// and the sampling are those of sddmmBlocksKernel: outputs bit for bit
+/// equal. Compiled for a target without wgmma, the kernel runs
+/// sddmmBlocksKernel's body on `rhs` instead.
+template <typename Epilogue>
+__global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
+    sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
+                           const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
+                           Epilogue epilogue, const int32_t *__restrict__ windows,
+                           const __grid_constant__ CUtensorMap lhsTiles,
+                           const __grid_constant__ CUtensorMap partTiles,
+                           const __grid_constant__ CUtensorMap remainderTiles) {
+  using namespace sddmm_blocks;
+#if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  multiplyAndSample<float, 64, 1, true>(s, lhs, rhs, k, out, epilogue, windows);
+#else
+  constexpr int Block = 64;
+  using P = Pieces<Block>;
+  extern __shared__ __align__(16) unsigned char dynamicSmem[];
+  __shared__ uint64_t full[kSplitStages], empty[kSplitStages];
+  __shared__ int32_t windowBegin[Block], windowEnd[Block];
+  const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
+  const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % 1024;
+  unsigned char *stageBytes = dynamicSmem + (1024 - misalignment) % 1024;
+  SplitStage *stages = reinterpret_cast<SplitStage *>(stageBytes);
+  const int32_t chunks = (k + 31) / 32;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+
+  // Row r of the block reaches its columns at windows[r (colBlocks + 1) +
+  // blockIdx.x] (prepared once per pattern).
+  bool sampled = false;
+  if (threadIdx.x < Block) {
+    const int64_t row = row0 + threadIdx.x;
+    int32_t begin = 0, end = 0;
+    if (row < s.rows) {
+      const int32_t *at = windows + row * (int64_t(gridDim.x) + 1) + blockIdx.x;
+      begin = at[0], end = at[1];
+    }
+    windowBegin[threadIdx.x] = begin;
+    windowEnd[threadIdx.x] = end;
+    sampled = end > begin;
+  }
+  if (threadIdx.x == 0) {
+    for (int i = 0; i < kSplitStages; ++i) {
+      tma::initBarrier(&full[i], 1);
+      tma::initBarrier(&empty[i], kWarps);
+    }
+    tma::fenceBarrierInit();
+  }
+  // Blocks without entries leave before any copy starts.
+  if (!__syncthreads_or(sampled))
+    return;
+
+  auto copyChunk = [&](int32_t c) {
+    SplitStage &stage = stages[c % kSplitStages];
+    uint64_t *landed = &full[c % kSplitStages];
+    tma::arriveExpecting(landed, kSplitStageBytes);
+    tma::loadTile(stage.a, &lhsTiles, c * 32, int32_t(row0), landed);
+    tma::loadTile(stage.bPart, &partTiles, c * 32, int32_t(col0), landed);
+    tma::loadTile(stage.bRemainder, &remainderTiles, c * 32, int32_t(col0), landed);
+  };
+  if (threadIdx.x == 0)
+    for (int32_t c = 0; c < chunks && c < kSplitStages - 1; ++c)
+      copyChunk(c);
+
+  // Warpgroup `slice` takes k steps slice and slice + 2 of every chunk for
+  // the whole block, as in issueChunkWarpgroupTf32.
+  const int slice = warp / 4, warpRow = 16 * (warp % 4);
+  const int g = lane / 4, t = lane % 4;
+  float acc[32] = {}, part[32];
+  for (int32_t c = 0; c < chunks; ++c) {
+    const int at = c % kSplitStages;
+    if (threadIdx.x == 0 && c + kSplitStages - 1 < chunks) {
+      // Refill the stage of chunk c - 1 once every warp is done with it.
+      const int32_t next = c + kSplitStages - 1;
+      if (next >= kSplitStages)
+        tma::wait(&empty[next % kSplitStages], uint32_t((next / kSplitStages - 1) & 1));
+      copyChunk(next);
+    }
+    tma::wait(&full[at], uint32_t((c / kSplitStages) & 1));
+    const SplitStage &stage = stages[at];
+    uint32_t aBig[2][4], aSmall[2][4];
+#pragma unroll
+    for (int step = 0; step < 2; ++step) {
+      const int kk = (2 * step + slice) * 8;
+      auto element = [&](int row, int column) {
+        return stage.a[warpgroup::swizzled128<float>(warpRow + row, kk + column)];
+      };
+      splitTf32(element(g, t), aBig[step][0], aSmall[step][0]);
+      splitTf32(element(g + 8, t), aBig[step][1], aSmall[step][1]);
+      splitTf32(element(g, t + 4), aBig[step][2], aSmall[step][2]);
+      splitTf32(element(g + 8, t + 4), aBig[step][3], aSmall[step][3]);
+    }
+    warpgroup::fence();
+#pragma unroll
+    for (int step = 0; step < 2; ++step) {
+      const int kk = (2 * step + slice) * 8;
+      const uint64_t big = warpgroup::swizzled128Descriptor(stage.bPart + kk);
+      const uint64_t small = warpgroup::swizzled128Descriptor(stage.bRemainder + kk);
+      warpgroup::mma64x64x8Tf32(part, aSmall[step], big, step > 0);
+      warpgroup::mma64x64x8Tf32(part, aBig[step], small, true);
+      warpgroup::mma64x64x8Tf32(part, aBig[step], big, true);
+    }
+    warpgroup::commit();
+    finishChunkWarpgroup(part, acc);
+    __syncwarp();
+    if (lane == 0)
+      tma::arrive(&empty[at]);
+  }
+  __syncthreads(); // every copy has landed and been read: the stages become the products
+
+  float *product = reinterpret_cast<float *>(stageBytes);
+  storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(acc),
+                    product + slice * Block * P::kProductStride, P::kProductStride,
+                    16 * (warp % 4), 0);
+  __syncthreads();
+  writeSampledEntries<float, Block, 1>(s, out, epilogue, product, row0, col0, 0, windowBegin,
+                                       windowEnd);
+#endif
+}
+
+/// parts[i] and remainders[i]: the TF32 part and remainder of b[i]
+/// (splitTf32), for `vectors` float4s.
+__global__ void __launch_bounds__(256)
+    splitTf32PlanesKernel(const float4 *__restrict__ b, int64_t vectors,
+                          float4 *__restrict__ parts, float4 *__restrict__ remainders) {
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const float4 x = b[i];
+    uint32_t hi[4], lo[4];
+    tensor_core::splitTf32(x.x, hi[0], lo[0]);
+    tensor_core::splitTf32(x.y, hi[1], lo[1]);
+    tensor_core::splitTf32(x.z, hi[2], lo[2]);
+    tensor_core::splitTf32(x.w, hi[3], lo[3]);
+    parts[i] = make_float4(__uint_as_float(hi[0]), __uint_as_float(hi[1]),
+                           __uint_as_float(hi[2]), __uint_as_float(hi[3]));
+    remainders[i] = make_float4(__uint_as_float(lo[0]), __uint_as_float(lo[1]),
+                                __uint_as_float(lo[2]), __uint_as_float(lo[3]));
+  }
+}
+
 /// Launches (A · Bᵀ) ⊙ S by dense Block x Block blocks (32 or 64; A[m, k],
 /// B[n, k] row-major). The rows of S must be sorted by column. `windows`:
 /// sopt_csr_column_windows of S for blocks of Block columns, or nullptr to
 /// search the rows. Splits > 1 divides k among a cluster of that many
 /// blocks per output block (sm_90 and newer; elsewhere one block does all).
+/// `workspace`: sddmmWorkspaceElements (SparseSchedule.h) floats, 16-byte
+/// aligned, or nullptr. With it, prepared windows, k a multiple of 4 and an
+/// sm_90 device, f32 64 x 64 blocks without k splits split B once per call
+/// (splitTf32PlanesKernel, into the workspace) and run the TMA-fed
+/// sddmmBlocksSplitKernel; otherwise, and for every other shape, the
+/// workspace is not touched.
 template <typename T, int Block = 64, int Splits = 1, typename Epilogue = ScaleByPattern>
 cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
                               T *out, cudaStream_t stream, Epilogue epilogue = {},
-                              const int32_t *windows = nullptr) {
+                              const int32_t *windows = nullptr, T *workspace = nullptr) {
   using namespace sddmm_blocks;
   const int64_t rowBlocks = (s.rows + Block - 1) / Block;
   const int64_t colBlocks = (s.cols + Block - 1) / Block;
@@ -734,7 +942,41 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows);
     return e != cudaSuccess ? e : cudaGetLastError();
   };
-  if (k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs))
+  const bool vectorLoads = k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs);
+  if constexpr (std::is_same_v<T, float> && Block == 64 && Splits == 1) {
+    if (workspace && windows && vectorLoads && aligned(workspace)) {
+      int device = 0, major = 0;
+      cudaError_t e = cudaGetDevice(&device);
+      if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+      if (e != cudaSuccess)
+        return e;
+      float *parts = workspace, *remainders = workspace + s.cols * k;
+      CUtensorMap lhsTiles, partTiles, remainderTiles;
+      if (major == 9 && tma::encodeRowTiles<64, 32>(&lhsTiles, lhs, s.rows, k) &&
+          tma::encodeRowTiles<64, 32>(&partTiles, parts, s.cols, k) &&
+          tma::encodeRowTiles<64, 32>(&remainderTiles, remainders, s.cols, k)) {
+        const int64_t vectors = s.cols * k / 4;
+        splitTf32PlanesKernel<<<unsigned(std::min<int64_t>((vectors + 255) / 256, 4096)), 256,
+                                0, stream>>>(reinterpret_cast<const float4 *>(rhs), vectors,
+                                             reinterpret_cast<float4 *>(parts),
+                                             reinterpret_cast<float4 *>(remainders));
+        if ((e = cudaGetLastError()) != cudaSuccess)
+          return e;
+        // Room for either body (a target without wgmma runs the other).
+        constexpr size_t kSplitBytes = std::max(kSplitDynamicBytes, kBytes);
+        auto kernel = sddmmBlocksSplitKernel<Epilogue>;
+        if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      int(kSplitBytes))) != cudaSuccess)
+          return e;
+        kernel<<<dim3(unsigned(colBlocks), unsigned(rowBlocks)), kThreads, kSplitBytes,
+                 stream>>>(s, lhs, rhs, int32_t(k), out, epilogue, windows, lhsTiles, partTiles,
+                           remainderTiles);
+        return cudaGetLastError();
+      }
+    }
+  }
+  if (vectorLoads)
     return launch(sddmmBlocksKernel<T, Block, Splits, true, Epilogue>);
   return launch(sddmmBlocksKernel<T, Block, Splits, false, Epilogue>);
 }

@@ -179,13 +179,15 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// schedule `s`; D's values are written to `out` (nnz of them). `rowOrder`
 /// serves the (A · B) form with a ByLength schedule; `columnWindows`, if
 /// given, the dense blocks (sopt_csr_column_windows for s.blockSize);
-/// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows).
+/// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows);
+/// `workspace`, if given, sddmmWorkspaceElements(s, n, k, sizeof(T))
+/// elements for the f32 64 x 64 blocks (launchSddmmBlocks).
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
                      const int32_t *rowOrder, cudaStream_t stream,
                      const int32_t *columnWindows = nullptr,
-                     const int32_t *entryRows = nullptr) {
+                     const int32_t *entryRows = nullptr, T *workspace = nullptr) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SddmmTiling::DenseBlocks) {
@@ -198,7 +200,7 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
       return s.kSplits == 2 ? launchSddmmBlocks<T, 64, 2>(pattern, lhs, rhs, k, out, stream, {},
                                                           columnWindows)
                             : launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream, {},
-                                                       columnWindows);
+                                                       columnWindows, workspace);
     }
     return cudaErrorInvalidValue;
   }

@@ -187,6 +187,14 @@ std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
+/// Elements of the workspace an SDDMM of B[n, k] (transposed) under `s`
+/// can use, of the product's element type: 2 n k for f32 64 x 64 dense
+/// blocks without k splits and k a multiple of 4 (B split into TF32 parts
+/// and remainders once per call, SddmmBlocks.cuh), 0 otherwise. Passing
+/// none is always correct; it only costs that path.
+int64_t sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k,
+                               int elementBytes);
+
 /// The row order's name in the attributes: `natural` or `by_length`.
 const char *rowOrderName(RowOrder order);
 /// "row_tiles", "dense_blocks" or "staged_slices" (the IR's spelling).
