@@ -41,7 +41,7 @@ cudaError_t oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a, c
 template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                       const T *lhs, const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                      const int32_t *columnWindows, const int32_t *entryRows,
+                      const int32_t *columnWindows, const int32_t *entryRows, T *workspace,
                       cudaStream_t stream);
 
 } // namespace bench
@@ -60,10 +60,10 @@ template <typename T>
 cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                              const T *lhs, const T *rhs, int64_t k, T *out,
                              const int32_t *rowOrder, const int32_t *columnWindows,
-                             const int32_t *entryRows, cudaStream_t stream) {
+                             const int32_t *entryRows, T *workspace, cudaStream_t stream) {
   // The benchmark's SDDMM is always D = (A · Bᵀ) ⊙ S with B[n, k].
   return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
-                           stream, columnWindows, entryRows);
+                           stream, columnWindows, entryRows, workspace);
 }
 #endif
 
@@ -74,7 +74,8 @@ template cudaError_t bench::oursSpmm<float>(const sopt::SpmmSchedule &,
 template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, float *, const int32_t *,
-                                             const int32_t *, const int32_t *, cudaStream_t);
+                                             const int32_t *, const int32_t *, float *,
+                                             cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
@@ -84,7 +85,7 @@ template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, __half *,
                                               const int32_t *, const int32_t *, const int32_t *,
-                                              cudaStream_t);
+                                              __half *, cudaStream_t);
 #endif
 
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 1
@@ -1481,12 +1482,23 @@ private:
         sopt::chooseSddmmSchedule(m.stats, kdim, /*transposeRhs=*/true, sizeof(T));
     DeviceBuffer outOurs(nnz * sizeof(T));
     const int32_t *order = m.rowOrder.as<int32_t>();
+    // The workspace a schedule can use (f32 64 x 64 blocks: B split once
+    // per call), allocated once like cuSPARSE's buffer; the split itself
+    // runs inside every timed call. Sized for any schedule --explore tries.
+    SddmmSchedule widest;
+    widest.tiling = sopt::SddmmTiling::DenseBlocks;
+    widest.blockSize = 64;
+    widest.kSplits = 1;
+    DeviceBuffer workspace(sopt::sddmmWorkspaceElements(widest, n, kdim, sizeof(T)) * sizeof(T));
     auto oursWith = [&](const SddmmSchedule &s) -> Call {
       return [&, s](cudaStream_t st) -> std::string {
+        T *scratch = sopt::sddmmWorkspaceElements(s, n, kdim, sizeof(T)) > 0
+                         ? workspace.as<T>()
+                         : nullptr;
         cudaError_t e =
             bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, outOurs.as<T>(),
                                 order, m.columnWindows(s.blockSize),
-                                m.entryRows.as<int32_t>(), st);
+                                m.entryRows.as<int32_t>(), scratch, st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };

@@ -521,6 +521,16 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         s.kSplits > 1 ? llvm::formatv(", k split among clusters of {0} blocks", s.kSplits).str()
                       : std::string());
     std::string tail = epilogueAndTable(epilogueArg, windows);
+    // f32 64 x 64 blocks with prepared windows split B once per call into a
+    // temporary (sddmmWorkspaceElements) and take the TMA-fed kernel.
+    const int64_t workspace = ::sopt::sddmmWorkspaceElements(
+        s, type.getDimSize(1), k, type.getElementType().getIntOrFloatBitWidth() / 8);
+    if (prepared && workspace > 0) {
+      std::string name = tablePrefix.str() + "_b_planes";
+      text.temporaries.push_back({name, element, std::to_string(workspace)});
+      tail += ", " + name;
+      text.body += "    // B split into its TF32 parts and remainders first (" + name + ")\n";
+    }
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}{8}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",

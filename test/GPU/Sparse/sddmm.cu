@@ -20,6 +20,8 @@
 
 #include "SparseCases.h"
 
+#include <cstring>
+
 #include "sparse-opt/Runtime/SparseDispatch.cuh"
 
 using namespace harness;
@@ -58,22 +60,41 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
       ++report.failures;
       continue;
     }
-    // Twice: searching, and reading what is prepared once per pattern: the
-    // dense blocks' rows' column windows (sopt_csr_column_windows), the
-    // tiles' entries' rows (sopt_csr_entry_rows).
+    // Searching, and reading what is prepared once per pattern: the dense
+    // blocks' rows' column windows (sopt_csr_column_windows), the tiles'
+    // entries' rows (sopt_csr_entry_rows); then, where the schedule can use
+    // a workspace (f32 64 x 64 blocks: B split once, the TMA-fed kernel on
+    // sm_90), the windows with one (poisoned), which must give the same
+    // bits as without.
     const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
-    for (bool prepared : {false, true}) {
-      if (prepared && !transposeRhs)
+    const int64_t workspaceElements =
+        transposeRhs ? ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T)) : 0;
+    Tensor<T> workspace{static_cast<size_t>(workspaceElements)};
+    std::vector<T> withoutWorkspace;
+    for (int pass = 0; pass < 3; ++pass) {
+      const bool prepared = pass > 0, planes = pass == 2;
+      if ((prepared && !transposeRhs) || (planes && workspaceElements == 0))
         continue;
       d.poison();
+      workspace.poison();
       CHECK_CUDA(::sopt::runSddmm<T>(
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
           prepared && blocks ? s.columnWindows(schedule.blockSize) : nullptr,
-          prepared && !blocks ? s.entryRows.device : nullptr));
+          prepared && !blocks ? s.entryRows.device : nullptr,
+          planes ? workspace.device : nullptr));
       CHECK_CUDA(cudaDeviceSynchronize());
       d.download();
-      report.check(name + (prepared ? (blocks ? " windows" : " entry rows") : ""),
-                   errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
+      const std::string variant =
+          prepared ? (blocks ? (planes ? " windows+planes" : " windows") : " entry rows") : "";
+      report.check(name + variant, errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
+      if (pass == 1)
+        withoutWorkspace = d.host;
+      if (planes) {
+        size_t differing = 0;
+        for (size_t i = 0; i < d.host.size(); ++i)
+          differing += std::memcmp(&d.host[i], &withoutWorkspace[i], sizeof(T)) != 0;
+        report.check(name + " planes bits", double(differing), 0.0);
+      }
     }
   }
 }

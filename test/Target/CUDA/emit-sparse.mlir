@@ -132,6 +132,24 @@ func.func @scores_blocks_known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,
   return %d : tensor<4x6xf16, #CSR>
 }
 
+// f32 64 x 64 blocks over a known pattern split B into its TF32 parts and
+// remainders once per call: the host function allocates the planes (2 n k
+// floats) as a temporary and passes them last; the runtime then feeds the
+// blocks by TMA.
+// CHECK: extern "C" cudaError_t scores_blocks_planes(
+// CHECK: float *[[PLANES:[a-z_0-9]+_b_planes]] = nullptr;
+// CHECK: SOPT_TRY(cudaMallocAsync(&[[PLANES]], std::max<int64_t>(768, 1) * sizeof(float), stream));
+// CHECK: dense 64x64 blocks on tensor cores, sampled at S's entries (rows' column windows prepared at compile time, blocks without entries skipped)
+// CHECK-NEXT: // B split into its TF32 parts and remainders first ([[PLANES]])
+// CHECK-NEXT: SOPT_TRY((sopt::launchSddmmBlocks<float, 64>(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream, sopt::ScaleByPattern{}, {{[a-z_0-9]+}}, [[PLANES]])));
+// CHECK: cudaFreeAsync([[PLANES]], stream);
+func.func @scores_blocks_planes(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                                %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"}) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  return %d : tensor<4x6xf32, #CSR>
+}
+
 // SpMM by dense tensor-core blocks (set by hand): the epilogue functor is
 // the row kernel's, the launch names the block shape.
 // CHECK: extern "C" cudaError_t linear_blocks(

@@ -30,6 +30,18 @@ func.func @known_split(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
   return %e : tensor<4x6xf32, #CSR>
 }
 
+// f32 64 x 64 blocks, k a multiple of 4, with the fused scale: B's TF32
+// planes go to a temporary the launch takes last (the TMA-fed kernel).
+func.func @known_planes(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                        %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "tiny.smtx"},
+                        %scale: tensor<f32>) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<4x6xf32>
+  %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
+  return %e : tensor<4x6xf32, #CSR>
+}
+
 // Tiles of nonzeros (tile_nonzeros = 32: one output per lane) with the fused
 // scale: the generated code expands each entry's row on its first call.
 func.func @known_tiles(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
