@@ -2,7 +2,8 @@
 // (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
 // (by tiles of a compile-time pattern, its entries' rows expanded on the
-// first call; by dense tensor-core blocks, with empty and dense blocks)
+// first call; by dense tensor-core blocks, with empty and dense blocks, in
+// f32 64 x 64 blocks also with B's TF32 planes as a temporary)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
 // tensor-core blocks or from staged slices of B with a fused epilogue.
 // Also: a pattern other than the compiled one is refused.
@@ -113,27 +114,31 @@ void scoresBlocksF16(Report &report) {
                tolerance<__half>());
 }
 
-void scoresBlocksKnown(Report &report, const std::string &patternFile) {
+/// A generated (A · Bᵀ) ⊙ S · scale over the known 300 x 257 pattern, k =
+/// 40 (`Scores`: the host function), against the float64 reference; then,
+/// as every table it embeds was prepared for the file's pattern, a call
+/// with another nnz must be refused.
+template <typename Scores>
+void scoresKnown(Report &report, const std::string &patternFile, Scores scores,
+                 const std::string &label) {
   Sparse<float> s(readPattern(patternFile));
   Tensor<float> q(300 * 40), k(257 * 40), scale(1), d(s.nnz());
   q.randomize(), k.randomize(), scale.randomize(0.5, 2);
   d.poison();
-  launch(scores_blocks_known, q.device, k.device, s.csr.positions.device,
-         s.csr.coordinates.device, s.csr.values.device, s.nnz(), scale.device, d.device);
+  launch(scores, q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
+         s.csr.values.device, s.nnz(), scale.device, d.device);
   d.download();
   std::vector<double> ref =
       sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 40, true);
   for (double &v : ref)
     v *= double(scale.values[0]);
-  report.check("scores_blocks_known (A*B^T)*S*scale 300x257 k=40 dense_blocks, windows",
-               relativeError(d.values, ref), tolerance<float>());
-  // The windows were prepared for the file's pattern: another nnz is refused.
+  report.check(label + " (A*B^T)*S*scale 300x257 k=40", relativeError(d.values, ref),
+               tolerance<float>());
   const cudaError_t refused =
-      scores_blocks_known(q.device, k.device, s.csr.positions.device,
-                          s.csr.coordinates.device, s.csr.values.device, s.nnz() - 1,
-                          scale.device, d.device, nullptr);
-  report.check("scores_blocks_known refuses another nnz",
-               refused == cudaErrorInvalidValue ? 0.0 : 1.0, 0.5);
+      scores(q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
+             s.csr.values.device, s.nnz() - 1, scale.device, d.device, nullptr);
+  report.check(label + " refuses another nnz", refused == cudaErrorInvalidValue ? 0.0 : 1.0,
+               0.5);
 }
 
 void sampledF16(Report &report) {
@@ -216,7 +221,9 @@ int main(int argc, char **argv) {
   prunedReluBf16(report);
   scores(report, argv[1]);
   scoresBlocksF16(report);
-  scoresBlocksKnown(report, argv[1]);
+  scoresKnown(report, argv[1], scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
+  scoresKnown(report, argv[1], scores_planes_known,
+              "scores_planes_known dense_blocks64, windows + B planes");
   sampledF16(report);
   sparseAttention(report);
   prunedLinearBlocks(report);
