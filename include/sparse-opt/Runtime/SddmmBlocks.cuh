@@ -340,31 +340,56 @@ __device__ __forceinline__ void splitChunkB(Stage<T, Block> &stage) {
   warpgroup::fenceSharedForAsync();
 }
 
-/// The wgmma counterpart of multiplyChunk for f32 64 x 64 blocks on sm_90a,
-/// issued here and finished by finishChunkWarpgroup: warpgroup `slice`
-/// (warps 4 slice .. 4 slice + 3) takes k steps slice and slice + 2 of the
-/// chunk for the whole block, three TF32 products each as in mmaSplitTf32,
-/// into `part` (thread layout of mma64x64x8Tf32).
-template <typename T, int Block>
-__device__ __forceinline__ void issueChunkWarpgroupTf32(const Stage<T, Block> &stage, int slice,
-                                                    float (&part)[32]) {
-  static_assert(kSwizzledB<T, Block> && kSteps == 4, "two steps per warpgroup");
+/// The wgmmas of one chunk of the f32 64 x 64 blocks on sm_90a, issued here
+/// and finished by finishChunkWarpgroup: warpgroup `slice` (warps 4 slice
+/// .. 4 slice + 3) takes k steps slice and slice + 2 of the chunk for the
+/// whole block, A's fragments (element(row, k), any layout) split in
+/// registers, B's TF32 parts and remainders read from `bParts` /
+/// `bRemainders` (128-byte-swizzled), three TF32 products per step as in
+/// mmaSplitTf32, into `part` (thread layout of mma64x64x8Tf32).
+template <typename Element>
+__device__ __forceinline__ void issueChunkWarpgroupTf32(const Element &a, const float *bParts,
+                                                        const float *bRemainders, int slice,
+                                                        float (&part)[32]) {
+  static_assert(kSteps == 4, "two steps per warpgroup");
   const int warpRow = 16 * (threadIdx.x / 32 % 4);
   uint32_t aBig[2][4], aSmall[2][4];
 #pragma unroll
   for (int step = 0; step < 2; ++step)
-    splitFragmentA(stage.a, warpRow, (2 * step + slice) * 8, aBig[step], aSmall[step]);
+    splitFragmentAFrom(a, warpRow, (2 * step + slice) * 8, aBig[step], aSmall[step]);
   warpgroup::fence();
 #pragma unroll
   for (int step = 0; step < 2; ++step) {
     const int kk = (2 * step + slice) * 8;
-    const uint64_t big = warpgroup::swizzled128Descriptor(stage.b + kk);
-    const uint64_t small = warpgroup::swizzled128Descriptor(stage.bSmall + kk);
+    const uint64_t big = warpgroup::swizzled128Descriptor(bParts + kk);
+    const uint64_t small = warpgroup::swizzled128Descriptor(bRemainders + kk);
     warpgroup::mma64x64x8Tf32(part, aSmall[step], big, step > 0);
     warpgroup::mma64x64x8Tf32(part, aBig[step], small, true);
     warpgroup::mma64x64x8Tf32(part, aBig[step], big, true);
   }
   warpgroup::commit();
+}
+
+/// Where rows row0 .. row0 + Block - 1 reach the block's columns
+/// (blockIdx.x), from windows prepared once per pattern
+/// (sopt_csr_column_windows: row r reaches block column j at windows[r
+/// (colBlocks + 1) + j]), into windowBegin / windowEnd; threads 0 .. Block
+/// - 1 each read one row and return whether it has entries there.
+template <int Block>
+__device__ __forceinline__ bool readWindows(const int32_t *__restrict__ windows, int64_t rows,
+                                            int64_t row0, int32_t *windowBegin,
+                                            int32_t *windowEnd) {
+  if (threadIdx.x >= Block)
+    return false;
+  const int64_t row = row0 + threadIdx.x;
+  int32_t begin = 0, end = 0;
+  if (row < rows) {
+    const int32_t *at = windows + row * (int64_t(gridDim.x) + 1) + blockIdx.x;
+    begin = at[0], end = at[1];
+  }
+  windowBegin[threadIdx.x] = begin;
+  windowEnd[threadIdx.x] = end;
+  return end > begin;
 }
 
 /// Waits for a chunk's wgmmas and adds their sum to acc in rounded f32 (the
@@ -571,20 +596,8 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
   __shared__ int32_t windowBegin[Block], windowEnd[Block];
   BoundSearch<kProbes<T>> bound;
   bool sampled = false; // with prepared windows: the row has entries here
-  if (windows) {
-    // Prepared once per pattern (sopt_csr_column_windows): row r reaches
-    // block column j at windows[r (colBlocks + 1) + j]; no search.
-    if (threadIdx.x < Block) {
-      const int64_t row = row0 + threadIdx.x;
-      int32_t begin = 0, end = 0;
-      if (row < s.rows) {
-        const int32_t *at = windows + row * (int64_t(gridDim.x) + 1) + blockIdx.x;
-        begin = at[0], end = at[1];
-      }
-      windowBegin[threadIdx.x] = begin;
-      windowEnd[threadIdx.x] = end;
-      sampled = end > begin;
-    }
+  if (windows) { // prepared once per pattern: no search
+    sampled = readWindows<Block>(windows, s.rows, row0, windowBegin, windowEnd);
   } else if (threadIdx.x < 2 * Block && row0 + threadIdx.x % Block < s.rows) {
     const int64_t row = row0 + threadIdx.x % Block;
     bound.low = s.positions[row];
@@ -641,7 +654,9 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
       loadStage(stages[next % kStageCount], next);
     commitCopies(); // an empty group past the end keeps the count uniform
     if constexpr (kWarpgroupsTf32) {
-      issueChunkWarpgroupTf32(stages[c % kStageCount], slice, warpgroupPart);
+      const Stage<T, Block> &stage = stages[c % kStageCount];
+      issueChunkWarpgroupTf32([&stage](int row, int k) { return stage.a[row][k]; }, stage.b,
+                              stage.bSmall, slice, warpgroupPart);
       if (c + 1 < chunks)
         splitChunkB(stages[(c + 1) % kStageCount]);
       finishChunkWarpgroup(warpgroupPart, warpgroupAcc);
@@ -781,20 +796,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
   const int32_t chunks = (k + 31) / 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
-  // Row r of the block reaches its columns at windows[r (colBlocks + 1) +
-  // blockIdx.x] (prepared once per pattern).
-  bool sampled = false;
-  if (threadIdx.x < Block) {
-    const int64_t row = row0 + threadIdx.x;
-    int32_t begin = 0, end = 0;
-    if (row < s.rows) {
-      const int32_t *at = windows + row * (int64_t(gridDim.x) + 1) + blockIdx.x;
-      begin = at[0], end = at[1];
-    }
-    windowBegin[threadIdx.x] = begin;
-    windowEnd[threadIdx.x] = end;
-    sampled = end > begin;
-  }
+  const bool sampled = readWindows<Block>(windows, s.rows, row0, windowBegin, windowEnd);
   if (threadIdx.x == 0) {
     for (int i = 0; i < kSplitStages; ++i) {
       tma::initBarrier(&full[i], 1);
@@ -820,8 +822,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
 
   // Warpgroup `slice` takes k steps slice and slice + 2 of every chunk for
   // the whole block, as in issueChunkWarpgroupTf32.
-  const int slice = warp / 4, warpRow = 16 * (warp % 4);
-  const int g = lane / 4, t = lane % 4;
+  const int slice = warp / 4;
   float acc[32] = {}, part[32];
   for (int32_t c = 0; c < chunks; ++c) {
     const int at = c % kSplitStages;
@@ -834,29 +835,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
     }
     tma::wait(&full[at], uint32_t((c / kSplitStages) & 1));
     const SplitStage &stage = stages[at];
-    uint32_t aBig[2][4], aSmall[2][4];
-#pragma unroll
-    for (int step = 0; step < 2; ++step) {
-      const int kk = (2 * step + slice) * 8;
-      auto element = [&](int row, int column) {
-        return stage.a[warpgroup::swizzled128<float>(warpRow + row, kk + column)];
-      };
-      splitTf32(element(g, t), aBig[step][0], aSmall[step][0]);
-      splitTf32(element(g + 8, t), aBig[step][1], aSmall[step][1]);
-      splitTf32(element(g, t + 4), aBig[step][2], aSmall[step][2]);
-      splitTf32(element(g + 8, t + 4), aBig[step][3], aSmall[step][3]);
-    }
-    warpgroup::fence();
-#pragma unroll
-    for (int step = 0; step < 2; ++step) {
-      const int kk = (2 * step + slice) * 8;
-      const uint64_t big = warpgroup::swizzled128Descriptor(stage.bPart + kk);
-      const uint64_t small = warpgroup::swizzled128Descriptor(stage.bRemainder + kk);
-      warpgroup::mma64x64x8Tf32(part, aSmall[step], big, step > 0);
-      warpgroup::mma64x64x8Tf32(part, aBig[step], small, true);
-      warpgroup::mma64x64x8Tf32(part, aBig[step], big, true);
-    }
-    warpgroup::commit();
+    issueChunkWarpgroupTf32(
+        [&stage](int row, int k) { return stage.a[warpgroup::swizzled128<float>(row, k)]; },
+        stage.bPart, stage.bRemainder, slice, part);
     finishChunkWarpgroup(part, acc);
     __syncwarp();
     if (lane == 0)

@@ -83,17 +83,24 @@ __device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &smal
   small = __float_as_uint(x - __uint_as_float(big));
 }
 
-/// The TF32 parts of the m16n8k8 A fragment at rows row0.., k kk.. of a
-/// row-major f32 tile (`Stride` floats per row): lane (g, t) takes rows g
-/// and g + 8, columns t and t + 4.
+/// The TF32 parts of the m16n8k8 A fragment at rows row0.., k kk.. of an
+/// f32 tile whose element (row, k) is `element(row, k)` (any layout): lane
+/// (g, t) takes rows g and g + 8, columns t and t + 4.
+template <typename Element>
+__device__ __forceinline__ void splitFragmentAFrom(const Element &element, int row0, int kk,
+                                                   uint32_t (&big)[4], uint32_t (&small)[4]) {
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  splitTf32(element(row0 + g, kk + t), big[0], small[0]);
+  splitTf32(element(row0 + g + 8, kk + t), big[1], small[1]);
+  splitTf32(element(row0 + g, kk + t + 4), big[2], small[2]);
+  splitTf32(element(row0 + g + 8, kk + t + 4), big[3], small[3]);
+}
+
+/// The same for a row-major f32 tile of `Stride` floats per row.
 template <int Stride>
 __device__ __forceinline__ void splitFragmentA(const float (*tile)[Stride], int row0, int kk,
                                                uint32_t (&big)[4], uint32_t (&small)[4]) {
-  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  splitTf32(tile[row0 + g][kk + t], big[0], small[0]);
-  splitTf32(tile[row0 + g + 8][kk + t], big[1], small[1]);
-  splitTf32(tile[row0 + g][kk + t + 4], big[2], small[2]);
-  splitTf32(tile[row0 + g + 8][kk + t + 4], big[3], small[3]);
+  splitFragmentAFrom([tile](int row, int k) { return tile[row][k]; }, row0, kk, big, small);
 }
 
 /// acc += part, tile by tile, in ordinary (rounded) f32 additions: the
