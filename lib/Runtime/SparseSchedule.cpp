@@ -180,6 +180,9 @@ constexpr int kLaneTileElements16 = 32;
 /// Warps per block for those tiles (two did best on the sweep in f32, four
 /// in 16-bit), and for the f32 tiles of one output per group.
 constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
+/// Rows of A and B together from which 16-lane f32 tiles take two outputs
+/// per group (chooseSddmmSchedule).
+constexpr int64_t kTwoOutputOperandRows = 2048;
 
 /// 64 x 64 SDDMM blocks from this many on (one per SM and some); fewer
 /// leave SMs idle, and 32 x 32 blocks make four times as many.
@@ -472,6 +475,15 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     // 1.7x) at k = 256 and 1.07x (1.03-1.24x) at k = 1024 over two outputs
     // per group and four warps; 16-bit tiles lost at k = 1024 that way).
     s.tileNonzeros = 32 / s.threadsPerNonzero;
+    // Except two outputs per 16-lane group when k itself asks for 16 lanes
+    // and A and B are large (rows + cols): each lane then has two rows of B
+    // in flight instead of one, which pays once they no longer stay in L1
+    // (H100 sweep, 2026-11-25, the six f32 DLMC patterns of 2048 x 512 and
+    // 512 x 2048 at 98 %, k = 256: 1.07-1.10x; 512 x 512 at 90-95 %:
+    // 0.83-0.92x, so not there).
+    if (s.threadsPerNonzero == 16 && (k + 15) / 16 > 8 &&
+        stats.rows + stats.cols >= kTwoOutputOperandRows)
+      s.tileNonzeros *= 2;
     s.tilesPerBlock = kSmallTileWarps;
     return s;
   }
