@@ -762,23 +762,6 @@ constexpr uint32_t kSplitStageBytes = sizeof(SplitStage);
 constexpr size_t kSplitDynamicBytes = sizeof(SplitStage) * kSplitStages + 1024;
 static_assert(kProductBytes<64> <= sizeof(SplitStage) * kSplitStages, "products fit the stages");
 
-} // namespace sddmm_blocks
-
-/// The f32 64 x 64 blocks with B split into TF32 parts and remainders
-/// beforehand (splitTf32PlanesKernel) and every chunk brought by the tensor
-/// memory accelerator (Tma.cuh): thread 0 copies the tiles of A, B's parts
-/// and B's remainders for chunk c into stage c % 4, three chunks ahead, and
-/// refills a stage once all 8 warps have arrived on its `empty` barrier;
-/// each warpgroup waits on the stage's `full` barrier, splits its k steps
-/// of A in registers, issues its wgmmas, waits for them and folds the
-/// chunk's sum. No barrier spans the block inside the loop, no thread
-/// computes copy addresses, and no block splits B (which cost the in-block
-/// split version 31 % of its time on the H100). The products, their order
-/// and the sampling are those of sddmmBlocksKernel: outputs bit for bit
-/// equal. Compiled for a target without wgmma, the kernel runs
-/// sddmmBlocksKernel's body on `rhs` instead.
-namespace sddmm_blocks {
-
 /// Programmatic dependent launch (sm_90): the split kernel lets the blocks
 /// kernel launched after it start at once (their windows and barriers need
 /// no planes), and the blocks' copying thread waits for the split to finish
@@ -796,6 +779,19 @@ __device__ __forceinline__ void waitForPrerequisiteGrid() {
 
 } // namespace sddmm_blocks
 
+/// The f32 64 x 64 blocks with B split into TF32 parts and remainders
+/// beforehand (splitTf32PlanesKernel) and every chunk brought by the tensor
+/// memory accelerator (Tma.cuh): thread 0 copies the tiles of A, B's parts
+/// and B's remainders for chunk c into stage c % 4, three chunks ahead, and
+/// refills a stage once all 8 warps have arrived on its `empty` barrier;
+/// each warpgroup waits on the stage's `full` barrier, splits its k steps
+/// of A in registers, issues its wgmmas, waits for them and folds the
+/// chunk's sum. No barrier spans the block inside the loop, no thread
+/// computes copy addresses, and no block splits B (which cost the in-block
+/// split version 31 % of its time on the H100). The products, their order
+/// and the sampling are those of sddmmBlocksKernel: outputs bit for bit
+/// equal. Compiled for a target without wgmma, the kernel runs
+/// sddmmBlocksKernel's body on `rhs` instead.
 template <typename Epilogue>
 __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
     sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
