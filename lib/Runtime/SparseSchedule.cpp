@@ -463,7 +463,8 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
   // pattern is too small to give every SM enough warps otherwise.
   const int64_t mostLanes =
       std::min<int64_t>(32, powerOfTwoAtMost(std::max<int64_t>(k / s.vectorWidth, 1)));
-  int64_t lanes = std::min(mostLanes, powerOfTwoAtLeast((k + 15) / 16));
+  const int64_t lanesForK = std::min(mostLanes, powerOfTwoAtLeast((k + 15) / 16));
+  int64_t lanes = lanesForK;
   while (lanes < mostLanes && stats.nnz >= 0 &&
          stats.nnz / (2 * (32 / lanes)) < kBusySddmmWarps)
     lanes *= 2;
@@ -481,8 +482,7 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     // (H100 sweep, 2026-11-25, the six f32 DLMC patterns of 2048 x 512 and
     // 512 x 2048 at 98 %, k = 256: 1.07-1.10x; 512 x 512 at 90-95 %:
     // 0.83-0.92x, so not there).
-    if (s.threadsPerNonzero == 16 && (k + 15) / 16 > 8 &&
-        stats.rows + stats.cols >= kTwoOutputOperandRows)
+    if (lanesForK == 16 && lanes == 16 && stats.rows + stats.cols >= kTwoOutputOperandRows)
       s.tileNonzeros *= 2;
     s.tilesPerBlock = kSmallTileWarps;
     return s;

@@ -938,27 +938,37 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
   }
   auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
   constexpr size_t kBytes = kDynamicBytes<T, Block>;
-  auto launch = [&](auto kernel) {
+  // Launches `kernel` over the output blocks (a cluster of Splits along z)
+  // with `bytes` of dynamic shared memory; `dependent`: it may start before
+  // the kernel launched ahead of it on the stream ends (programmatic
+  // dependent launch; the kernel waits where it needs that one's writes).
+  auto launch = [&](auto kernel, size_t bytes, bool dependent, auto... extra) {
     // The stages exceed the 48 KB a block gets without asking.
     cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBytes));
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
     if (e != cudaSuccess)
       return e;
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(unsigned(colBlocks), unsigned(rowBlocks), Splits);
     config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = kBytes;
+    config.dynamicSmemBytes = bytes;
     config.stream = stream;
-    cudaLaunchAttribute cluster[1];
+    cudaLaunchAttribute attributes[2];
+    config.attrs = attributes;
     if (Splits > 1) {
-      cluster[0].id = cudaLaunchAttributeClusterDimension;
-      cluster[0].val.clusterDim.x = 1;
-      cluster[0].val.clusterDim.y = 1;
-      cluster[0].val.clusterDim.z = Splits;
-      config.attrs = cluster;
-      config.numAttrs = 1;
+      cudaLaunchAttribute &cluster = attributes[config.numAttrs++];
+      cluster.id = cudaLaunchAttributeClusterDimension;
+      cluster.val.clusterDim.x = 1;
+      cluster.val.clusterDim.y = 1;
+      cluster.val.clusterDim.z = Splits;
     }
-    e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows);
+    if (dependent) {
+      cudaLaunchAttribute &serialization = attributes[config.numAttrs++];
+      serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      serialization.val.programmaticStreamSerializationAllowed = 1;
+    }
+    e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows,
+                           extra...);
     return e != cudaSuccess ? e : cudaGetLastError();
   };
   const bool vectorLoads = k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs);
@@ -982,32 +992,16 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
             reinterpret_cast<float4 *>(remainders));
         if ((e = cudaGetLastError()) != cudaSuccess)
           return e;
-        // Room for either body (a target without wgmma runs the other).
-        constexpr size_t kSplitBytes = std::max(kSplitDynamicBytes, kBytes);
-        auto kernel = sddmmBlocksSplitKernel<Epilogue>;
-        if ((e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      int(kSplitBytes))) != cudaSuccess)
-          return e;
-        // Launched dependent on the split: its prologue overlaps the split.
-        cudaLaunchConfig_t config = {};
-        config.gridDim = dim3(unsigned(colBlocks), unsigned(rowBlocks));
-        config.blockDim = dim3(kThreads);
-        config.dynamicSmemBytes = kSplitBytes;
-        config.stream = stream;
-        cudaLaunchAttribute dependent[1];
-        dependent[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        dependent[0].val.programmaticStreamSerializationAllowed = 1;
-        config.attrs = dependent;
-        config.numAttrs = 1;
-        e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows,
-                               lhsTiles, partTiles, remainderTiles);
-        return e != cudaSuccess ? e : cudaGetLastError();
+        // Room for either body (a target without wgmma runs the other);
+        // dependent on the split: its prologue overlaps the split.
+        return launch(sddmmBlocksSplitKernel<Epilogue>, std::max(kSplitDynamicBytes, kBytes),
+                      true, lhsTiles, partTiles, remainderTiles);
       }
     }
   }
   if (vectorLoads)
-    return launch(sddmmBlocksKernel<T, Block, Splits, true, Epilogue>);
-  return launch(sddmmBlocksKernel<T, Block, Splits, false, Epilogue>);
+    return launch(sddmmBlocksKernel<T, Block, Splits, true, Epilogue>, kBytes, false);
+  return launch(sddmmBlocksKernel<T, Block, Splits, false, Epilogue>, kBytes, false);
 }
 
 } // namespace sopt
