@@ -55,6 +55,16 @@
 // it before its first tensor copy, so the gap between the two launches and
 // the blocks' prologue overlap the split: 1.05-1.12x at k = 256 and
 // 1.02-1.03x at k = 1024 on the same patterns (H100, graph replays).
+// Where blocks of 128 rows still give about one per SM (tallBlocksFrom),
+// the kernel takes 128 x 64 blocks of 16 warps, two warpgroups per 64 rows
+// as before, each chunk of B's planes copied once for both halves: a third
+// less L2 traffic, 1.02-1.03x at k = 1024 on the 2048 x 512 / 512 x 2048
+// patterns, within 1-2 % at k = 256. The same blocks with 8 warps (each
+// warpgroup both slices of its 64 rows) ran 0.93-0.95x at k = 256: ncu on
+// the 64 x 64 kernel (80 % 2048 x 512, k = 1024) shows L2 at 50 % and the
+// tensor pipe at 51 % of peak, warps stalled on fixed-latency dependencies,
+// memory and the final barrier; the loop's issue and latency set the pace,
+// not L2, and it needs its 16 warps per SM.
 //
 // A product too small to fill the GPU with its blocks but long in k can
 // split k (Splits > 1; the schedules use 2, `k_splits`): the grid gets a z
@@ -471,20 +481,21 @@ template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 
 /// The sampling after a block's product is in shared memory (`product`,
 /// the slices' sums at kProductStride; with Splits > 1 the cluster's other
-/// blocks hold the other shares and have synchronized): warp w writes the
-/// entries of the block's rows w R .. w R + R - 1 (of those of its split),
-/// lane l the entries l, l + 32, ... of a row's window (coalesced), with
-/// the loads of all its rows' columns and pattern values in flight
-/// together. (A thread per entry, finding its row by a binary search of the
-/// windows, spent a third of the kernel here.)
+/// blocks hold the other shares and have synchronized): warp w (of the
+/// kWarps that write the block) writes the entries of its rows w R .. w R
+/// + R - 1 (of those of its split), lane l the entries l, l + 32, ... of a
+/// row's window (coalesced), with the loads of all its rows' columns and
+/// pattern values in flight together. (A thread per entry, finding its
+/// row by a binary search of the windows, spent a third of the kernel
+/// here.)
 template <typename T, int Block, int Splits, typename Epilogue>
 __device__ __forceinline__ void
 writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &epilogue,
                     float *product, int64_t row0, int64_t col0, int32_t split,
-                    const int32_t *windowBegin, const int32_t *windowEnd) {
+                    const int32_t *windowBegin, const int32_t *windowEnd, int warp) {
   using P = Pieces<Block>;
   constexpr int kSliceFloats = Block * P::kProductStride;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int lane = threadIdx.x % 32;
   // Block b's product (b < Splits), in this block's shared memory for b = 0
   // without splits.
   auto productOf = [&](int b) -> const float * {
@@ -551,7 +562,7 @@ template <typename T, int Block, int Splits, bool VectorLoads, typename Epilogue
 __device__ __forceinline__ void
 multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                   int32_t k, T *__restrict__ out, const Epilogue &epilogue,
-                  const int32_t *__restrict__ windows) {
+                  const int32_t *__restrict__ windows, int64_t rowBlock) {
   using P = Pieces<Block>;
   using S = Shape<T, Block>;
   static_assert(sizeof(T) == 2 || std::is_same_v<T, float>, "f32, f16 or bf16 storage");
@@ -560,7 +571,7 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
   __trap(); // mma.sync of these shapes needs sm_80, clusters sm_90
 #else
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
-  const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
+  const int64_t row0 = rowBlock * Block, col0 = int64_t(blockIdx.x) * Block;
   constexpr size_t kAlign = kStageAlignment<T, Block>;
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % kAlign;
   unsigned char *stageBytes = dynamicSmem + (kAlign - misalignment) % kAlign;
@@ -723,7 +734,7 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
     __syncthreads();
   }
   writeSampledEntries<T, Block, Splits>(s, out, epilogue, product, row0, col0, split,
-                                        windowBegin, windowEnd);
+                                        windowBegin, windowEnd, warp);
   if constexpr (Splits > 1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     cooperative_groups::this_cluster().sync(); // no block's product may vanish while read
@@ -740,27 +751,41 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
                       const int32_t *__restrict__ windows) {
   sddmm_blocks::multiplyAndSample<T, Block, Splits, VectorLoads>(s, lhs, rhs, k, out, epilogue,
-                                                                 windows);
+                                                                 windows, blockIdx.y);
 }
 
 
 namespace sddmm_blocks {
 
-/// A stage of the TMA-fed f32 64 x 64 blocks: one chunk of A's 64 rows and
-/// of B's TF32 parts and remainders, each 64 rows of 128 bytes in the
-/// 128-byte swizzle.
-struct alignas(1024) SplitStage {
-  float a[64 * 32];
+/// A stage of the TMA-fed f32 blocks of Rows x 64 (Rows 64 or 128): one
+/// chunk of A's Rows rows and of B's TF32 parts and remainders for the
+/// block's 64 columns, each row 128 bytes in the 128-byte swizzle.
+template <int Rows> struct alignas(1024) SplitStage {
+  static_assert(Rows == 64 || Rows == 128, "one or two warpgroups' rows");
+  float a[Rows * 32];
   float bPart[64 * 32];
   float bRemainder[64 * 32];
 };
 constexpr int kSplitStages = 4;
 /// Bytes the tensor copies of one stage complete.
-constexpr uint32_t kSplitStageBytes = sizeof(SplitStage);
+template <int Rows> constexpr uint32_t kSplitStageBytes = sizeof(SplitStage<Rows>);
+/// Threads of a block: two warpgroups per 64 rows.
+template <int Rows> constexpr int kSplitThreads = kThreads * (Rows / 64);
+/// The slices' products of a Rows x 64 block: two per 64 rows.
+template <int Rows>
+constexpr size_t kSplitProductBytes = kProductBytes<64> * (Rows / 64);
 /// Dynamic shared memory of the TMA-fed blocks (the stages, later the
 /// slices' products, and room to align them).
-constexpr size_t kSplitDynamicBytes = sizeof(SplitStage) * kSplitStages + 1024;
-static_assert(kProductBytes<64> <= sizeof(SplitStage) * kSplitStages, "products fit the stages");
+template <int Rows>
+constexpr size_t kSplitDynamicBytes = sizeof(SplitStage<Rows>) * kSplitStages + 1024;
+static_assert(kSplitProductBytes<64> <= sizeof(SplitStage<64>) * kSplitStages &&
+                  kSplitProductBytes<128> <= sizeof(SplitStage<128>) * kSplitStages,
+              "products fit the stages");
+
+/// The TMA-fed f32 blocks take 128 rows when that still makes this many
+/// blocks (`sms`: the device's SMs): one per SM runs where two of 64 x 64
+/// did, sharing B's chunks; fewer would leave SMs idle.
+inline int64_t tallBlocksFrom(int sms) { return int64_t(sms) * 3 / 4; }
 
 /// Programmatic dependent launch (sm_90): the split kernel lets the blocks
 /// kernel launched after it start at once (their windows and barriers need
@@ -779,21 +804,28 @@ __device__ __forceinline__ void waitForPrerequisiteGrid() {
 
 } // namespace sddmm_blocks
 
-/// The f32 64 x 64 blocks with B split into TF32 parts and remainders
-/// beforehand (splitTf32PlanesKernel) and every chunk brought by the tensor
-/// memory accelerator (Tma.cuh): thread 0 copies the tiles of A, B's parts
-/// and B's remainders for chunk c into stage c % 4, three chunks ahead, and
-/// refills a stage once all 8 warps have arrived on its `empty` barrier;
-/// each warpgroup waits on the stage's `full` barrier, splits its k steps
-/// of A in registers, issues its wgmmas, waits for them and folds the
-/// chunk's sum. No barrier spans the block inside the loop, no thread
-/// computes copy addresses, and no block splits B (which cost the in-block
-/// split version 31 % of its time on the H100). The products, their order
-/// and the sampling are those of sddmmBlocksKernel: outputs bit for bit
-/// equal. Compiled for a target without wgmma, the kernel runs
-/// sddmmBlocksKernel's body on `rhs` instead.
-template <typename Epilogue>
-__global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
+/// The f32 blocks of Rows x 64 (Rows 64 or 128) with B split into TF32
+/// parts and remainders beforehand (splitTf32PlanesKernel) and every chunk
+/// brought by the tensor memory accelerator (Tma.cuh): thread 0 copies the
+/// tiles of A, B's parts and B's remainders for chunk c into stage c % 4,
+/// three chunks ahead, and refills a stage once every warp has arrived on
+/// its `empty` barrier; each warpgroup waits on the stage's `full` barrier,
+/// splits its k steps of A in registers, issues its wgmmas, waits for them
+/// and folds the chunk's sum. No barrier spans the block inside the loop,
+/// no thread computes copy addresses, and no block splits B (which cost the
+/// in-block split version 31 % of its time on the H100).
+///
+/// Every 64 rows have two warpgroups, each multiplying them for every other
+/// k step (slice 0: steps 0 and 2 of a chunk, slice 1: 1 and 3): 8 warps
+/// for 64 rows, 16 for 128. A block of 128 rows feeds each chunk of B to
+/// twice the products, so that a 2048 x 512 product moves 2/3 of the bytes
+/// through L2 that 64 x 64 blocks (two per SM) move. Either way the
+/// products, their order and the sampling are those of sddmmBlocksKernel:
+/// outputs bit for bit equal. Compiled for a target without wgmma, the
+/// kernel runs sddmmBlocksKernel's body on `rhs` instead, for one 64-row
+/// half after the other.
+template <int Rows, typename Epilogue>
+__global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 ? 2 : 1)
     sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
                            const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
                            Epilogue epilogue, const int32_t *__restrict__ windows,
@@ -802,25 +834,37 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
                            const __grid_constant__ CUtensorMap remainderTiles) {
   using namespace sddmm_blocks;
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  multiplyAndSample<float, 64, 1, true>(s, lhs, rhs, k, out, epilogue, windows);
+  constexpr int kHalves = Rows / 64; // 64-row halves of the block
+  // sddmmBlocksKernel's body needs kThreads threads; the others leave (a
+  // barrier waits for threads that have not exited only).
+  if (threadIdx.x >= kThreads)
+    return;
+#pragma unroll 1
+  for (int h = 0; h < kHalves; ++h) {
+    if (h > 0)
+      __syncthreads(); // the shared memory of the half before is read
+    multiplyAndSample<float, 64, 1, true>(s, lhs, rhs, k, out, epilogue, windows,
+                                          int64_t(blockIdx.y) * kHalves + h);
+  }
 #else
-  constexpr int Block = 64;
+  constexpr int Block = 64, kBlockWarps = kSplitThreads<Rows> / 32;
   using P = Pieces<Block>;
+  using Stage = SplitStage<Rows>;
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
   __shared__ uint64_t full[kSplitStages], empty[kSplitStages];
-  __shared__ int32_t windowBegin[Block], windowEnd[Block];
-  const int64_t row0 = int64_t(blockIdx.y) * Block, col0 = int64_t(blockIdx.x) * Block;
+  __shared__ int32_t windowBegin[Rows], windowEnd[Rows];
+  const int64_t row0 = int64_t(blockIdx.y) * Rows, col0 = int64_t(blockIdx.x) * Block;
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % 1024;
   unsigned char *stageBytes = dynamicSmem + (1024 - misalignment) % 1024;
-  SplitStage *stages = reinterpret_cast<SplitStage *>(stageBytes);
+  Stage *stages = reinterpret_cast<Stage *>(stageBytes);
   const int32_t chunks = (k + 31) / 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
-  const bool sampled = readWindows<Block>(windows, s.rows, row0, windowBegin, windowEnd);
+  const bool sampled = readWindows<Rows>(windows, s.rows, row0, windowBegin, windowEnd);
   if (threadIdx.x == 0) {
     for (int i = 0; i < kSplitStages; ++i) {
       tma::initBarrier(&full[i], 1);
-      tma::initBarrier(&empty[i], kWarps);
+      tma::initBarrier(&empty[i], kBlockWarps);
     }
     tma::fenceBarrierInit();
   }
@@ -829,9 +873,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
     return;
 
   auto copyChunk = [&](int32_t c) {
-    SplitStage &stage = stages[c % kSplitStages];
+    Stage &stage = stages[c % kSplitStages];
     uint64_t *landed = &full[c % kSplitStages];
-    tma::arriveExpecting(landed, kSplitStageBytes);
+    tma::arriveExpecting(landed, kSplitStageBytes<Rows>);
     tma::loadTile(stage.a, &lhsTiles, c * 32, int32_t(row0), landed);
     tma::loadTile(stage.bPart, &partTiles, c * 32, int32_t(col0), landed);
     tma::loadTile(stage.bRemainder, &remainderTiles, c * 32, int32_t(col0), landed);
@@ -842,9 +886,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
       copyChunk(c);
   }
 
-  // Warpgroup `slice` takes k steps slice and slice + 2 of every chunk for
-  // the whole block, as in issueChunkWarpgroupTf32.
-  const int slice = warp / 4;
+  // The warp's 64-row half of the block (8 warps each) and the slice of its
+  // warpgroup there.
+  const int half = warp / kWarps, slice = warp / 4 % 2;
   float acc[32] = {}, part[32];
   for (int32_t c = 0; c < chunks; ++c) {
     const int at = c % kSplitStages;
@@ -856,10 +900,11 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
       copyChunk(next);
     }
     tma::wait(&full[at], uint32_t((c / kSplitStages) & 1));
-    const SplitStage &stage = stages[at];
+    const Stage &stage = stages[at];
+    const float *a = stage.a + half * 64 * 32; // whole swizzle atoms
     issueChunkWarpgroupTf32(
-        [&stage](int row, int k) { return stage.a[warpgroup::swizzled128<float>(row, k)]; },
-        stage.bPart, stage.bRemainder, slice, part);
+        [a](int row, int k) { return a[warpgroup::swizzled128<float>(row, k)]; }, stage.bPart,
+        stage.bRemainder, slice, part);
     finishChunkWarpgroup(part, acc);
     __syncwarp();
     if (lane == 0)
@@ -867,13 +912,15 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, 2)
   }
   __syncthreads(); // every copy has landed and been read: the stages become the products
 
-  float *product = reinterpret_cast<float *>(stageBytes);
+  // Half h's slices at product + (2 h + slice) * 64 * kProductStride.
+  constexpr int kSliceFloats = Block * P::kProductStride;
+  float *product = reinterpret_cast<float *>(stageBytes) + 2 * half * kSliceFloats;
   storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(acc),
-                    product + slice * Block * P::kProductStride, P::kProductStride,
-                    16 * (warp % 4), 0);
+                    product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);
   __syncthreads();
-  writeSampledEntries<float, Block, 1>(s, out, epilogue, product, row0, col0, 0, windowBegin,
-                                       windowEnd);
+  writeSampledEntries<float, Block, 1>(s, out, epilogue, product, row0 + 64 * half, col0, 0,
+                                       windowBegin + 64 * half, windowEnd + 64 * half,
+                                       warp % kWarps);
 #endif
 }
 
@@ -938,19 +985,21 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
   }
   auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
   constexpr size_t kBytes = kDynamicBytes<T, Block>;
-  // Launches `kernel` over the output blocks (a cluster of Splits along z)
-  // with `bytes` of dynamic shared memory; `dependent`: it may start before
-  // the kernel launched ahead of it on the stream ends (programmatic
-  // dependent launch; the kernel waits where it needs that one's writes).
-  auto launch = [&](auto kernel, size_t bytes, bool dependent, auto... extra) {
+  // Launches `kernel` over colBlocks x `gridRows` blocks (a cluster of
+  // Splits along z) with `bytes` of dynamic shared memory; `dependent`: it
+  // may start before the kernel launched ahead of it on the stream ends
+  // (programmatic dependent launch; the kernel waits where it needs that
+  // one's writes).
+  auto launch = [&](auto kernel, int threads, size_t bytes, bool dependent, int64_t gridRows,
+                    auto... extra) {
     // The stages exceed the 48 KB a block gets without asking.
     cudaError_t e =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
     if (e != cudaSuccess)
       return e;
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(unsigned(colBlocks), unsigned(rowBlocks), Splits);
-    config.blockDim = dim3(kThreads);
+    config.gridDim = dim3(unsigned(colBlocks), unsigned(gridRows), Splits);
+    config.blockDim = dim3(unsigned(threads));
     config.dynamicSmemBytes = bytes;
     config.stream = stream;
     cudaLaunchAttribute attributes[2];
@@ -974,17 +1023,25 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
   const bool vectorLoads = k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs);
   if constexpr (std::is_same_v<T, float> && Block == 64 && Splits == 1) {
     if (workspace && windows && vectorLoads && aligned(workspace)) {
-      int device = 0, major = 0;
+      int device = 0, major = 0, sms = 0;
       cudaError_t e = cudaGetDevice(&device);
       if (e == cudaSuccess)
         e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+      if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
       if (e != cudaSuccess)
         return e;
+      // Blocks of 128 rows where they still give every SM about one (two
+      // 64 x 64 blocks per SM run at once either way).
+      const bool tall = (s.rows + 127) / 128 * colBlocks >= tallBlocksFrom(sms);
       float *parts = workspace, *remainders = workspace + s.cols * k;
       CUtensorMap lhsTiles, partTiles, remainderTiles;
-      if (major == 9 && tma::encodeRowTiles<64, 32>(&lhsTiles, lhs, s.rows, k) &&
-          tma::encodeRowTiles<64, 32>(&partTiles, parts, s.cols, k) &&
-          tma::encodeRowTiles<64, 32>(&remainderTiles, remainders, s.cols, k)) {
+      const bool encoded = major == 9 &&
+                           (tall ? tma::encodeRowTiles<128, 32>(&lhsTiles, lhs, s.rows, k)
+                                 : tma::encodeRowTiles<64, 32>(&lhsTiles, lhs, s.rows, k)) &&
+                           tma::encodeRowTiles<64, 32>(&partTiles, parts, s.cols, k) &&
+                           tma::encodeRowTiles<64, 32>(&remainderTiles, remainders, s.cols, k);
+      if (encoded) {
         const int64_t vectors = s.cols * k / 4;
         const unsigned splitBlocks = unsigned(std::min<int64_t>((vectors + 255) / 256, 4096));
         splitTf32PlanesKernel<float4><<<splitBlocks, 256, 0, stream>>>(
@@ -994,14 +1051,21 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
           return e;
         // Room for either body (a target without wgmma runs the other);
         // dependent on the split: its prologue overlaps the split.
-        return launch(sddmmBlocksSplitKernel<Epilogue>, std::max(kSplitDynamicBytes, kBytes),
-                      true, lhsTiles, partTiles, remainderTiles);
+        if (tall)
+          return launch(sddmmBlocksSplitKernel<128, Epilogue>, kSplitThreads<128>,
+                        std::max(kSplitDynamicBytes<128>, kBytes), true, (rowBlocks + 1) / 2,
+                        lhsTiles, partTiles, remainderTiles);
+        return launch(sddmmBlocksSplitKernel<64, Epilogue>, kSplitThreads<64>,
+                      std::max(kSplitDynamicBytes<64>, kBytes), true, rowBlocks, lhsTiles,
+                      partTiles, remainderTiles);
       }
     }
   }
   if (vectorLoads)
-    return launch(sddmmBlocksKernel<T, Block, Splits, true, Epilogue>, kBytes, false);
-  return launch(sddmmBlocksKernel<T, Block, Splits, false, Epilogue>, kBytes, false);
+    return launch(sddmmBlocksKernel<T, Block, Splits, true, Epilogue>, kThreads, kBytes, false,
+                  rowBlocks);
+  return launch(sddmmBlocksKernel<T, Block, Splits, false, Epilogue>, kThreads, kBytes, false,
+                rowBlocks);
 }
 
 } // namespace sopt

@@ -1,9 +1,10 @@
 // The project's SDDMM kernels (Sddmm.cuh, SddmmBlocks.cuh) against a
 // float64 reference: (A · Bᵀ) ⊙ S and (A · B) ⊙ S, f32, f16 and bf16
 // storage, the awkward patterns under the compiler's schedule, the dense
-// tensor-core blocks (32 x 32 and 64 x 64) and hand-picked ones (every lane count per output, one
-// and two outputs per group), each also with what is prepared once per
-// pattern (column windows, entries' rows), inner
+// tensor-core blocks (32 x 32, 64 x 64; in f32 with a workspace also the
+// TMA-fed 64 x 64 or 128 x 64) and hand-picked ones (every lane count per
+// output, one and two outputs per group), each also with what is prepared
+// once per pattern (column windows, entries' rows), inner
 // dimensions that are odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
@@ -158,6 +159,17 @@ Pattern repeatedColumns() {
   return p;
 }
 
+/// Rows enough for the TMA-fed f32 blocks of 128 rows (13 x 9 of them on
+/// an H100), neither side a multiple of 64: rows 640-767 (a whole block of
+/// 128) and 896-959 (one half of one) empty, a dense row.
+Pattern tallBlocks() {
+  return randomPattern("tall blocks 1601x515", 1601, 515, [](int64_t r) {
+    if ((r >= 640 && r < 768) || (r >= 896 && r < 960))
+      return 0.0;
+    return r == 1000 ? 1.0 : 0.2;
+  });
+}
+
 /// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
 /// whose row differs (the output poisoned first).
 template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
@@ -202,8 +214,10 @@ int main(int argc, char **argv) {
   if (!testPatterns(argc, argv, cases))
     return 1;
   const bool dlmc = argc > 1;
-  if (!dlmc)
+  if (!dlmc) {
     cases.push_back(repeatedColumns());
+    cases.push_back(tallBlocks());
+  }
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
 #endif
