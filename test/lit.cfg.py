@@ -79,6 +79,8 @@ if nvcc:
     # SPARSE_OPT_CUDA_ARCH for another GPU.
     arch = os.environ.get("SPARSE_OPT_CUDA_ARCH", "sm_90a")
     config.substitutions.append(
+        ("%nvcc_sm90", f"{nvcc} -std=c++17 -O2 -arch=sm_90"))
+    config.substitutions.append(
         ("%nvcc", f"{nvcc} -std=c++17 -O2 -arch={arch}"))
     # The sparse kernel tests: the headers, the GPU test library and the
     # host runtime's sources (plain C++, compiled into each test).
