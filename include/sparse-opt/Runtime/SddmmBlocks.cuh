@@ -957,8 +957,9 @@ __global__ void __launch_bounds__(256)
 /// aligned, or nullptr. With it, prepared windows, k a multiple of 4 and an
 /// sm_90 device, f32 64 x 64 blocks without k splits split B once per call
 /// (splitTf32PlanesKernel, into the workspace) and run the TMA-fed
-/// sddmmBlocksSplitKernel; otherwise, and for every other shape, the
-/// workspace is not touched.
+/// sddmmBlocksSplitKernel, in blocks of 128 x 64 where tallBlocksFrom
+/// allows; otherwise, and for every other shape, the workspace is not
+/// touched.
 template <typename T, int Block = 64, int Splits = 1, typename Epilogue = ScaleByPattern>
 cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
                               T *out, cudaStream_t stream, Epilogue epilogue = {},
@@ -1031,9 +1032,8 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
       if (e != cudaSuccess)
         return e;
-      // Blocks of 128 rows where they still give every SM about one (two
-      // 64 x 64 blocks per SM run at once either way).
-      const bool tall = (s.rows + 127) / 128 * colBlocks >= tallBlocksFrom(sms);
+      const int64_t tallRowBlocks = (rowBlocks + 1) / 2; // of 128 rows
+      const bool tall = tallRowBlocks * colBlocks >= tallBlocksFrom(sms);
       float *parts = workspace, *remainders = workspace + s.cols * k;
       CUtensorMap lhsTiles, partTiles, remainderTiles;
       const bool encoded = major == 9 &&
@@ -1053,7 +1053,7 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
         // dependent on the split: its prologue overlaps the split.
         if (tall)
           return launch(sddmmBlocksSplitKernel<128, Epilogue>, kSplitThreads<128>,
-                        std::max(kSplitDynamicBytes<128>, kBytes), true, (rowBlocks + 1) / 2,
+                        std::max(kSplitDynamicBytes<128>, kBytes), true, tallRowBlocks,
                         lhsTiles, partTiles, remainderTiles);
         return launch(sddmmBlocksSplitKernel<64, Epilogue>, kSplitThreads<64>,
                       std::max(kSplitDynamicBytes<64>, kBytes), true, rowBlocks, lhsTiles,
