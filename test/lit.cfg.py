@@ -80,6 +80,10 @@ if nvcc:
     arch = os.environ.get("SPARSE_OPT_CUDA_ARCH", "sm_90a")
     config.substitutions.append(
         ("%nvcc_sm90", f"{nvcc} -std=c++17 -O2 -arch=sm_90"))
+    # Binaries built for the H100 family (sm_90, with or without `a`) run
+    # only where the tests target it.
+    if arch.startswith("sm_90"):
+        config.available_features.add("sm90-target")
     config.substitutions.append(
         ("%nvcc", f"{nvcc} -std=c++17 -O2 -arch={arch}"))
     # The sparse kernel tests: the headers, the GPU test library and the
