@@ -6,6 +6,8 @@
 #   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
 #   dlmc-data the DLMC matrices are beside the checkout or at $SOPT_DLMC_DIR
 #             (../shared/data/dlmc, substituted as %dlmc_dir).
+#   mtx-data  the SuiteSparse Matrix Market files are beside the checkout or at
+#             $SOPT_MTX_DIR (../shared/data/matrix-market, as %mtx_dir).
 # GPU tests say `REQUIRES: cuda-gpu` and report UNSUPPORTED elsewhere.
 
 import os
@@ -62,12 +64,18 @@ llvm_config.add_tool_substitutions(["sparse-opt", "sopt-sparse-info"], tool_dirs
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.sopt_tools_dir, append_path=True)
 
-# --- Data beside the checkout, or at $SOPT_DLMC_DIR (not in CI) ------------
-dlmc_dir = os.environ.get("SOPT_DLMC_DIR") or os.path.normpath(
-    os.path.join(config.sopt_src_root, "..", "shared", "data", "dlmc"))
-if os.path.isdir(dlmc_dir):
-    config.available_features.add("dlmc-data")
-config.substitutions.append(("%dlmc_dir", dlmc_dir))
+# --- Data beside the checkout, or at $SOPT_DLMC_DIR / $SOPT_MTX_DIR (not in
+# CI) ---------------------------------------------------------------------
+def add_data_dir(feature, variable, name, substitution):
+    path = os.environ.get(variable) or os.path.normpath(
+        os.path.join(config.sopt_src_root, "..", "shared", "data", name))
+    if os.path.isdir(path):
+        config.available_features.add(feature)
+    config.substitutions.append((substitution, path))
+
+
+add_data_dir("dlmc-data", "SOPT_DLMC_DIR", "dlmc", "%dlmc_dir")
+add_data_dir("mtx-data", "SOPT_MTX_DIR", "matrix-market", "%mtx_dir")
 
 # --- CUDA ---------------------------------------------------------------
 nvcc = config.nvcc_executable

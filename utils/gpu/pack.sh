@@ -26,9 +26,14 @@ else
   exit 1
 fi
 # The DLMC matrices for test/GPU/Sparse/dlmc.test (and the sparse benchmark),
-# compressed: the raw files would take half of what a device call carries.
+# compressed: the raw files would take half of what a device call carries;
+# likewise the SuiteSparse Matrix Market files for matrix-market.test.
 dlmc=${SOPT_DLMC_DIR:-$root/../shared/data/dlmc}
 if [ -d "$dlmc" ] && [ ! "$carry/dlmc.tar.xz" -nt "$dlmc/dlmc.csv" ]; then
   tar -C "$(dirname "$dlmc")" -cJf "$carry/dlmc.tar.xz" "$(basename "$dlmc")"
+fi
+mtx=${SOPT_MTX_DIR:-$root/../shared/data/matrix-market}
+if [ -d "$mtx" ]; then
+  tar -C "$(dirname "$mtx")" -cJf "$carry/mtx.tar.xz" "$(basename "$mtx")"
 fi
 du -sh "$carry"

@@ -12,6 +12,12 @@ if [ -z "${SOPT_DLMC_DIR:-}" ] && [ -f "$carry/dlmc.tar.xz" ]; then
   [ -d /tmp/sopt-data/dlmc ] || { mkdir -p /tmp/sopt-data && tar -C /tmp/sopt-data -xJf "$carry/dlmc.tar.xz"; }
   export SOPT_DLMC_DIR=/tmp/sopt-data/dlmc
 fi
+if [ -z "${SOPT_MTX_DIR:-}" ] && [ -f "$carry/mtx.tar.xz" ]; then
+  [ -d /tmp/sopt-data/mtx ] || {
+    mkdir -p /tmp/sopt-data/mtx && tar -C /tmp/sopt-data/mtx --strip-components=1 -xJf "$carry/mtx.tar.xz"
+  }
+  export SOPT_MTX_DIR=/tmp/sopt-data/mtx
+fi
 nvidia-smi -L
 nvcc --version | tail -2
 PYTHONPATH=$carry/lit python3 -c 'from lit.main import main; main()' -v "$root/test/GPU" \
