@@ -2,16 +2,19 @@
 """Refits the SpMM heuristic's constants (lib/Runtime/SparseSchedule.cpp,
 `SpmmFit`) on a schedule sweep of sparse_bench.
 
-    benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz] MATRIX_DIR [--top K]
+    benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz]... --matrices DIR... [--top K]
 
-SWEEP is the sparse_explore.csv of `run.sh ... --ops=spmm --explore-all`
-(docs/benchmarks/sweeps/spmm-split-sweep.csv.xz is the one the current
-constants come from); MATRIX_DIR holds the swept .smtx files under the names
-the CSV gives (../shared/data/dlmc). For each element size it searches a
-grid of constants, models the heuristic's choice for every (matrix, n) as
-chooseSpmmSchedule does, and scores the choice by the geometric mean of
-(best explored time / time of the chosen schedule); a choice outside the
-sweep's grid counts as a miss. It prints the K best constant sets per
+Each SWEEP is the sparse_explore.csv of `run.sh ... --ops=spmm --explore-all`
+(docs/benchmarks/sweeps/spmm-split-sweep.csv.xz: the DLMC matrices,
+spmm-suitesparse-sweep.csv.xz: the SuiteSparse ones); each --matrices DIR
+holds swept .smtx/.mtx files under the names the CSVs give
+(../shared/data/dlmc, and the folder holding matrix-market/). For each
+element size it searches a grid of constants, models the heuristic's choice
+for every (matrix, n) as chooseSpmmSchedule does, and scores the choice by
+the geometric mean of (best explored time / time of the chosen schedule),
+per collection of matrices (the first part of their names) and n; a fit
+ranks by its worst collection. A choice outside the sweep's grid counts as
+a miss. It prints the K best constant sets per
 element size. The model below must follow chooseSpmmSchedule: change both
 together (test/Transforms/sopt-schedule-sparse.mlir checks the C++).
 
@@ -51,13 +54,33 @@ def pow2_at_least(x):
 
 
 def row_stats(path):
-    """rows, mean and longest row length of a DLMC .smtx file."""
+    """rows, cols, mean and longest row length of a DLMC .smtx file or a
+    coordinate Matrix Market file (symmetric ones mirrored)."""
     with open(path) as f:
-        header = f.readline()
-        offsets = [int(v) for v in f.readline().split()]
-    rows = int(header.split(',')[0])
-    lengths = [offsets[i + 1] - offsets[i] for i in range(rows)]
-    return rows, (offsets[-1] / rows if rows else 0.0), max(lengths, default=0)
+        if path.endswith('.smtx'):
+            header = f.readline()
+            offsets = [int(v) for v in f.readline().split()]
+            rows, cols = (int(v) for v in header.split(',')[:2])
+            lengths = [offsets[i + 1] - offsets[i] for i in range(rows)]
+        else:
+            symmetric = f.readline().split()[-1].lower() == 'symmetric'
+            line = f.readline()
+            while line.startswith('%') or not line.strip():
+                line = f.readline()
+            rows, cols, _ = (int(v) for v in line.split())
+            lengths = [0] * rows
+            for line in f:
+                if line.strip() and not line.startswith('%'):
+                    i, j = (int(v) - 1 for v in line.split()[:2])
+                    lengths[i] += 1
+                    if symmetric and i != j:
+                        lengths[j] += 1
+    return rows, cols, (sum(lengths) / rows if rows else 0.0), max(lengths, default=0)
+
+
+def collection(name):
+    """The collection a swept matrix belongs to: its path's first part."""
+    return name.split('/')[0]
 
 
 def choose(rows, mean, longest, n, element_bytes, fit):
@@ -118,36 +141,45 @@ def choose_blocks(rows, cols, mean, longest, n, rule):
     return f'dense_blocks{side}x{side}'
 
 
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values))
+
+
 def score(cases, times, chooser):
-    """Geomean of best explored / chosen time (per n, then over n) for the
-    schedule names `chooser(case)` gives; None if one is not in the sweep."""
+    """Geomean of best explored / chosen time (per collection and n, then
+    over n, then the worst collection) for the schedule names
+    `chooser(case)` gives; None if one is not in the sweep. With several
+    collections (DLMC, SuiteSparse, ...) the worst one's score ranks a fit,
+    so that none is fitted at the others' expense."""
     ratios = collections.defaultdict(list)
     for k in cases:
         chosen = chooser(k)
         if chosen not in times[k]:
             return None
-        ratios[k[2]].append(min(times[k].values()) / times[k][chosen])
-    per_n = {n: math.exp(sum(map(math.log, v)) / len(v)) for n, v in ratios.items()}
-    return math.exp(sum(map(math.log, per_n.values())) / len(per_n)), per_n
+        ratios[(collection(k[0]), k[2])].append(min(times[k].values()) / times[k][chosen])
+    per = {key: geomean(v) for key, v in ratios.items()}
+    by_collection = {c: geomean([v for (cc, _), v in per.items() if cc == c])
+                     for c in {c for c, _ in per}}
+    return min(by_collection.values()), per
 
 
 def print_best(title, scored, names, top):
     """The `top` best (score, per_n, parameters) of `scored`."""
     scored.sort(key=lambda s: -s[0])
     print(title)
-    for overall, per_n, values in scored[:top]:
-        by_n = ', '.join(f'n={n}: {v:.3f}' for n, v in sorted(per_n.items()))
+    for overall, per, values in scored[:top]:
+        by_n = ', '.join(f'{c} n={n}: {v:.3f}' for (c, n), v in sorted(per.items()))
         print(f'  {overall:.3f} ({by_n})  ' +
               ', '.join(f'{k}={v:g}' for k, v in zip(names, values)))
 
 
-def fit_blocks(times, stats, cols, top):
+def fit_blocks(times, stats, top):
     cases = [k for k in times if k[1] == 'f32']
 
     def chooser(rule):
         def choose_case(k):
-            rows, mean, longest = stats[k[0]]
-            return (choose_blocks(rows, cols[k[0]], mean, longest, k[2], rule) or
+            rows, cols, mean, longest = stats[k[0]]
+            return (choose_blocks(rows, cols, mean, longest, k[2], rule) or
                     choose(rows, mean, longest, k[2], 4, FIT32))
         return choose_case
 
@@ -173,31 +205,33 @@ GRID = {
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    p.add_argument('sweep')
-    p.add_argument('matrices')
+    p.add_argument('sweep', nargs='+')
+    p.add_argument('--matrices', action='append', required=True,
+                   help='a folder the swept matrices are named relative to (repeatable)')
     p.add_argument('--top', type=int, default=5)
     p.add_argument('--blocks', action='store_true',
                    help='fit the dense-block thresholds instead (f32)')
     a = p.parse_args()
-    raw = lzma.open(a.sweep, 'rt') if a.sweep.endswith('.xz') else open(a.sweep)
     times = collections.defaultdict(dict)
-    for r in csv.DictReader(raw):
-        if r['op'] == 'spmm' and r['status'] == 'ok':
-            times[(r['matrix'], r['type'], int(r['size']))][r['schedule']] = float(r['median_us'])
+    for sweep in a.sweep:
+        raw = lzma.open(sweep, 'rt') if sweep.endswith('.xz') else open(sweep)
+        for r in csv.DictReader(raw):
+            if r['op'] == 'spmm' and r['status'] == 'ok':
+                times[(r['matrix'], r['type'], int(r['size']))][r['schedule']] = float(
+                    r['median_us'])
     if not times:
-        sys.exit(f'fit_spmm.py: no SpMM measurements in {a.sweep}')
-    stats, cols = {}, {}
+        sys.exit(f'fit_spmm.py: no SpMM measurements in {" ".join(a.sweep)}')
+    stats = {}
     for name in {k[0] for k in times}:
-        path = os.path.join(a.matrices, name + '.smtx')
-        if not os.path.exists(path):
-            sys.exit(f'fit_spmm.py: {name}.smtx not found under {a.matrices}')
-        stats[name] = row_stats(path)
-        with open(path) as f:
-            cols[name] = int(f.readline().split(',')[1])
+        found = [os.path.join(d, name + ext) for d in a.matrices for ext in ('.smtx', '.mtx')]
+        found = [f for f in found if os.path.exists(f)]
+        if not found:
+            sys.exit(f'fit_spmm.py: {name}.smtx/.mtx not found under {" ".join(a.matrices)}')
+        stats[name] = row_stats(found[0])
     print(f'{len(times)} (matrix, type, n) cases, '
           f'{sum(len(v) for v in times.values())} measurements', file=sys.stderr)
     if a.blocks:
-        fit_blocks(times, stats, cols, a.top)
+        fit_blocks(times, stats, a.top)
         return
     for element, element_bytes in (('f32', 4), ('f16', 2)):
         cases = [k for k in times if k[1] == element]
@@ -205,8 +239,8 @@ def main():
             continue
         scored = []
         for fit in itertools.product(*GRID.values()):
-            result = score(cases, times,
-                           lambda k: choose(*stats[k[0]], k[2], element_bytes, fit))
+            result = score(cases, times, lambda k: choose(
+                stats[k[0]][0], *stats[k[0]][2:], k[2], element_bytes, fit))
             if result:
                 scored.append((*result, fit))
         print_best(f'{element}: best / chosen (geomean), by n; constants as in SpmmFit',

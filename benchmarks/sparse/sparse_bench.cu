@@ -37,7 +37,8 @@ namespace bench {
 // and __half only: each type compiles a few hundred kernel instances.
 template <typename T>
 cudaError_t oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a, const T *b,
-                     int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream);
+                     int64_t n, T *c, const int32_t *rowOrder, const sopt::RowSegments &segments,
+                     cudaStream_t stream);
 template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                       const T *lhs, const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
@@ -52,8 +53,8 @@ cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pa
 template <typename T>
 cudaError_t bench::oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a,
                             const T *b, int64_t n, T *c, const int32_t *rowOrder,
-                            cudaStream_t stream) {
-  return sopt::runSpmm<T>(s, a, b, n, c, rowOrder, stream);
+                            const sopt::RowSegments &segments, cudaStream_t stream) {
+  return sopt::runSpmm<T>(s, a, b, n, c, rowOrder, stream, segments);
 }
 
 template <typename T>
@@ -70,7 +71,8 @@ cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 2
 template cudaError_t bench::oursSpmm<float>(const sopt::SpmmSchedule &,
                                             const sopt::CsrMatrix<float> &, const float *,
-                                            int64_t, float *, const int32_t *, cudaStream_t);
+                                            int64_t, float *, const int32_t *,
+                                            const sopt::RowSegments &, cudaStream_t);
 template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, float *, const int32_t *,
@@ -80,7 +82,8 @@ template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
                                              const sopt::CsrMatrix<__half> &, const __half *,
-                                             int64_t, __half *, const int32_t *, cudaStream_t);
+                                             int64_t, __half *, const int32_t *,
+                                             const sopt::RowSegments &, cudaStream_t);
 template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, __half *,
@@ -864,6 +867,8 @@ std::string describe(const SpmmSchedule &s) {
     text += "/split" + std::to_string(s.rowSplits);
   if (s.tileOrder == sopt::TileOrder::ByColumn)
     text += "/by_column";
+  if (s.rowSegment > 0)
+    text += "/seg" + std::to_string(s.rowSegment);
   return text;
 }
 
@@ -1029,6 +1034,40 @@ struct DeviceMatrix {
   /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
   DeviceBuffer entryRows;
   sopt::SparsityStats stats;
+  /// The pattern's positions and row order on the host, for the SpMM long
+  /// rows' segments (prepared on first use per segment length, not timed).
+  std::vector<int32_t> hostPositions, hostOrder;
+  struct Segments {
+    DeviceBuffer table, partials;
+    int64_t count = 0, rows = 0;
+  };
+  std::map<int, Segments> segments;
+
+  /// The long rows' segments of `entries` entries for n output columns
+  /// (none when no row is that long).
+  sopt::RowSegments rowSegments(int entries, int64_t n) {
+    if (entries <= 0)
+      return {};
+    auto [at, added] = segments.try_emplace(entries);
+    Segments &g = at->second;
+    if (added) {
+      g.count = sopt_csr_row_segments(hostPositions.data(), hostOrder.data(), rows, entries,
+                                      &g.rows, nullptr);
+      std::vector<int32_t> table(2 * g.count + g.rows + 1);
+      sopt_csr_row_segments(hostPositions.data(), hostOrder.data(), rows, entries, &g.rows,
+                            table.data());
+      g.table.allocate(table.size() * sizeof(int32_t));
+      CUDA_TRY(cudaMemcpy(g.table.get(), table.data(), g.table.bytes(),
+                          cudaMemcpyHostToDevice));
+    }
+    // Grown only between products of different n: no call holds the old one.
+    const size_t partials = size_t(g.count) * size_t(n) * sizeof(float);
+    if (g.partials.bytes() < partials || !g.partials.get())
+      g.partials.allocate(partials);
+    if (g.count == 0)
+      return {};
+    return {g.table.as<int32_t>(), g.count, g.rows, entries, g.partials.as<float>()};
+  }
 
   const int32_t *columnWindows(int blockSize) const {
     return (blockSize == 32 ? windows32 : windows64).as<int32_t>();
@@ -1184,8 +1223,10 @@ private:
     DeviceBuffer cOurs(cBytes);
     const int32_t *order = m.rowOrder.as<int32_t>();
     auto oursWith = [&](const SpmmSchedule &s) -> Call {
-      return [&, s](cudaStream_t st) -> std::string {
-        cudaError_t e = bench::oursSpmm<T>(s, a, b.as<T>(), n, cOurs.as<T>(), order, st);
+      const sopt::RowSegments segments = m.rowSegments(s.rowSegment, n);
+      return [&, s, segments](cudaStream_t st) -> std::string {
+        cudaError_t e =
+            bench::oursSpmm<T>(s, a, b.as<T>(), n, cOurs.as<T>(), order, segments, st);
         return e == cudaSuccess ? "" : "sopt::runSpmm: " + cudaMessage(e);
       };
     };
@@ -2380,6 +2421,8 @@ int main(int argc, char **argv) {
                                  cudaMemcpyHostToDevice, stream));
         CUDA_TRY(cudaMemcpyAsync(m.rowOrder.get(), order.data(), m.rowOrder.bytes(),
                                  cudaMemcpyHostToDevice, stream));
+        m.hostPositions.assign(csr.positions, csr.positions + csr.rows + 1);
+        m.hostOrder = order;
         // So are the SDDMM dense blocks' column windows, for either block size.
         for (int block : {32, 64}) {
           std::vector<int32_t> windows(sopt_csr_column_windows_size(csr.rows, csr.cols, block));

@@ -191,6 +191,12 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       whole slice in a block's shared memory is staged in chunks of rows.
       `row_splits` and `tile_order` keep their defaults.
     - `block_rows` (default 64): rows of `C` per block with `dense_blocks`.
+    - `row_segment` (default 0: none): with `row_tiles` and `by_length`,
+      rows longer than this many entries are cut into segments of this many
+      (prepared once per pattern), each summed by a tile group like a row of
+      its own into a workspace, and a second kernel adds each long row's
+      segments in order and applies the epilogue: a graph's hub rows of
+      thousands of entries no longer set the kernel's time.
 
     The op verifier checks a schedule against the operand shapes and element
     type. `sopt-schedule-sparse` chooses one; a schedule written by hand is
@@ -205,6 +211,9 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
                         tiles_per_block = 1, vector_width = 1,
                         row_order = natural, tiling = dense_blocks,
                         block_rows = 32>
+    #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32,
+                        tiles_per_block = 2, vector_width = 4,
+                        row_order = by_length, row_segment = 64>
     ```
   }];
   let parameters = (ins
@@ -216,7 +225,8 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
     DefaultValuedParameter<"int", "1", "tile groups that share one tile's row (1, 2, 4 or 8)">:$row_splits,
     SOpt_TileOrderParameter:$tile_order,
     SOpt_SpmmTilingParameter:$tiling,
-    DefaultValuedParameter<"int", "64", "rows of C per dense block (32 or 64)">:$block_rows);
+    DefaultValuedParameter<"int", "64", "rows of C per dense block (32 or 64)">:$block_rows,
+    DefaultValuedParameter<"int", "0", "entries per segment of the long rows (0: none)">:$row_segment);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

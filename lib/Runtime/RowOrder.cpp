@@ -63,3 +63,27 @@ extern "C" void sopt_csr_entry_rows(const int32_t *positions, int64_t rows,
     for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
       entryRows[e] = int32_t(r);
 }
+
+extern "C" int64_t sopt_csr_row_segments(const int32_t *positions, const int32_t *order,
+                                         int64_t rows, int32_t segment, int64_t *longRows,
+                                         int32_t *table) {
+  auto length = [&](int64_t i) { return positions[order[i] + 1] - positions[order[i]]; };
+  int64_t longCount = 0, segments = 0;
+  if (segment > 0)
+    while (longCount < rows && length(longCount) > segment)
+      segments += (length(longCount++) + segment - 1) / segment;
+  *longRows = longCount;
+  if (!table)
+    return segments;
+  int64_t s = 0;
+  for (int64_t i = 0; i < longCount; ++i) {
+    table[2 * segments + i] = int32_t(s);
+    for (int32_t first = positions[order[i]]; first < positions[order[i] + 1]; first += segment) {
+      table[s] = order[i];
+      table[segments + s] = first;
+      ++s;
+    }
+  }
+  table[2 * segments + longCount] = int32_t(segments);
+  return segments;
+}

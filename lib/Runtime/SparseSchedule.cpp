@@ -351,6 +351,28 @@ SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int e
   return s;
 }
 
+namespace {
+
+/// Hub rows: a longest row kHubSkew times the mean row and longer than
+/// kHubEntries entries makes the row tiles cut their long rows into segments
+/// (SpmmSchedule::rowSegment) of 4 mean rows, kMinRowSegment entries at
+/// least: one tile group summing a graph's hub row of thousands of entries
+/// set the kernel's time (R-MAT graphs of 4-64 k vertices ran 0.1-0.4x
+/// cuSPARSE on the H100, 2026-11-25; benchmarks/sparse/make_graphs.py).
+constexpr double kHubSkew = 16;
+constexpr int64_t kHubEntries = 256;
+constexpr int kMinRowSegment = 64;
+
+int rowSegmentFor(const SparsityStats &stats) {
+  if (stats.maxRowLength <= kHubEntries ||
+      double(stats.maxRowLength) <= kHubSkew * stats.meanRowLength)
+    return 0;
+  return int(std::max<int64_t>(kMinRowSegment,
+                               powerOfTwoAtLeast(int64_t(std::ceil(4 * stats.meanRowLength)))));
+}
+
+} // namespace
+
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes);
@@ -418,6 +440,8 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   s.tilesPerBlock = std::max(1, fit.blockThreads / (s.threadsPerTile * s.rowSplits));
   s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
   s.tileOrder = outputs >= kByColumnOutputs ? TileOrder::ByColumn : TileOrder::ByRow;
+  if (rowsKnown && s.rowOrder == RowOrder::ByLength)
+    s.rowSegment = rowSegmentFor(stats);
   return s;
 }
 
@@ -506,6 +530,11 @@ static std::string checkSpmmVector(int vectorWidth, int64_t n, int elementBytes)
 }
 
 std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes) {
+  if (s.rowSegment < 0)
+    return "row_segment must be 0 or positive";
+  if (s.rowSegment > 0 &&
+      (s.tiling != SpmmTiling::RowTiles || s.rowOrder != RowOrder::ByLength))
+    return "row_segment needs tiling = row_tiles and row_order = by_length";
   if (s.tiling == SpmmTiling::StagedSlices) {
     if (elementBytes != 2 && elementBytes != 4)
       return "tiling = staged_slices needs f32, f16 or bf16 elements";
@@ -587,7 +616,8 @@ std::string sopt::formatSchedule(const SpmmSchedule &s) {
          ", row_splits = " + std::to_string(s.rowSplits) + ", tile_order = " +
          (s.tileOrder == TileOrder::ByColumn ? "by_column" : "by_row") + ", tiling = " +
          spmmTilingName(s.tiling) +
-         ", block_rows = " + std::to_string(s.blockRows);
+         ", block_rows = " + std::to_string(s.blockRows) +
+         (s.rowSegment > 0 ? ", row_segment = " + std::to_string(s.rowSegment) : "");
 }
 
 std::string sopt::formatSchedule(const SddmmSchedule &s) {

@@ -253,13 +253,14 @@ func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "
 // Split rows. One row of 1000 entries among 128 (mean 7.8, n = 256): 1
 // column per thread; the mean is too short to split, but the long row is
 // split while its share exceeds 512 entries in f32 (2 ways) and 128 in f16
-// (8 ways). Sixteen rows of 64 entries (mean 64): the even shares keep 4
-// entries of a mean row up to 8 ways. One tile of 32 lanes per block then
-// has 64-256 threads.
+// (8 ways); being 128 times the mean (a hub row), it is also cut into
+// segments of 64 entries. Sixteen rows of 64 entries (mean 64): the even
+// shares keep 4 entries of a mean row up to 8 ways. One tile of 32 lanes
+// per block then has 64-256 threads.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @split_rows
-// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 2>}
-// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 8>}
+// CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 2, row_segment = 64>}
+// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = by_length, row_splits = 8, row_segment = 64>}
 // CHECK: sopt.spmm %arg4, %arg5 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, row_splits = 8>}
 func.func @split_rows(%w: tensor<128x1024xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-one-long-row.smtx"},
                       %x: tensor<1024x256xf32>,

@@ -48,6 +48,19 @@ void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinate
  * searching the positions for the rows their entries are in. */
 void sopt_csr_entry_rows(const int32_t *positions, int64_t rows, int32_t *entry_rows);
 
+/* The segments of `segment` entries that the row-tile SpMM cuts its long
+ * rows into (launchSpmm's RowSegments), so that a graph's hub rows are
+ * summed by many tile groups instead of one: the long rows are the first
+ * *long_rows rows of `order` (sopt_csr_row_order's, longest first) with
+ * more than `segment` entries. Returns the number of segments S; with
+ * `table` (2 S + *long_rows + 1 elements) also writes, for segment s,
+ * table[s] = its row and table[S + s] = its first entry, segments in the
+ * order of their rows in `order` and of their entries, and for long row i
+ * (the i-th of `order`), table[2 S + i] = its first segment (table[2 S +
+ * *long_rows] = S). */
+int64_t sopt_csr_row_segments(const int32_t *positions, const int32_t *order, int64_t rows,
+                              int32_t segment, int64_t *long_rows, int32_t *table);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

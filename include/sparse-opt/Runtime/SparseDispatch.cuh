@@ -25,33 +25,36 @@ namespace detail {
 
 template <typename T, bool TransposeC, int Threads, int PerThread, int Vector>
 cudaError_t spmmWithVector(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
-                           int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+                           int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream,
+                           const RowSegments &segments) {
   if constexpr (PerThread % Vector == 0 && Vector * sizeof(T) <= 16)
     return launchSpmm<T, Threads, PerThread, Vector, TransposeC>(
-        a, b, n, c, rowOrder, s.tilesPerBlock, s.rowSplits, s.tileOrder, stream);
+        a, b, n, c, rowOrder, s.tilesPerBlock, s.rowSplits, s.tileOrder, stream, {}, segments);
   return cudaErrorInvalidValue;
 }
 
 template <typename T, bool TransposeC, int Threads, int PerThread>
 cudaError_t spmmWithColumns(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
-                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream,
+                            const RowSegments &g) {
   switch (s.vectorWidth) {
-  case 1: return spmmWithVector<T, TransposeC, Threads, PerThread, 1>(s, a, b, n, c, rowOrder, stream);
-  case 2: return spmmWithVector<T, TransposeC, Threads, PerThread, 2>(s, a, b, n, c, rowOrder, stream);
-  case 4: return spmmWithVector<T, TransposeC, Threads, PerThread, 4>(s, a, b, n, c, rowOrder, stream);
+  case 1: return spmmWithVector<T, TransposeC, Threads, PerThread, 1>(s, a, b, n, c, rowOrder, stream, g);
+  case 2: return spmmWithVector<T, TransposeC, Threads, PerThread, 2>(s, a, b, n, c, rowOrder, stream, g);
+  case 4: return spmmWithVector<T, TransposeC, Threads, PerThread, 4>(s, a, b, n, c, rowOrder, stream, g);
   }
   return cudaErrorInvalidValue;
 }
 
 template <typename T, bool TransposeC, int Threads>
 cudaError_t spmmWithThreads(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b,
-                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream) {
+                            int64_t n, T *c, const int32_t *rowOrder, cudaStream_t stream,
+                            const RowSegments &g) {
   switch (s.columnsPerThread()) {
-  case 1: return spmmWithColumns<T, TransposeC, Threads, 1>(s, a, b, n, c, rowOrder, stream);
-  case 2: return spmmWithColumns<T, TransposeC, Threads, 2>(s, a, b, n, c, rowOrder, stream);
-  case 4: return spmmWithColumns<T, TransposeC, Threads, 4>(s, a, b, n, c, rowOrder, stream);
-  case 8: return spmmWithColumns<T, TransposeC, Threads, 8>(s, a, b, n, c, rowOrder, stream);
-  case 16: return spmmWithColumns<T, TransposeC, Threads, 16>(s, a, b, n, c, rowOrder, stream);
+  case 1: return spmmWithColumns<T, TransposeC, Threads, 1>(s, a, b, n, c, rowOrder, stream, g);
+  case 2: return spmmWithColumns<T, TransposeC, Threads, 2>(s, a, b, n, c, rowOrder, stream, g);
+  case 4: return spmmWithColumns<T, TransposeC, Threads, 4>(s, a, b, n, c, rowOrder, stream, g);
+  case 8: return spmmWithColumns<T, TransposeC, Threads, 8>(s, a, b, n, c, rowOrder, stream, g);
+  case 16: return spmmWithColumns<T, TransposeC, Threads, 16>(s, a, b, n, c, rowOrder, stream, g);
   }
   return cudaErrorInvalidValue;
 }
@@ -143,11 +146,15 @@ cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 
 /// C = A · B under schedule `s` (rows in `rowOrder` when s.rowOrder is
 /// ByLength; the caller prepares it with sopt_csr_row_order), C stored
-/// column-major with `TransposeC` (Spmm.cuh). cudaErrorInvalidValue when the
-/// schedule is not one checkSpmmSchedule accepts for these shapes.
+/// column-major with `TransposeC` (Spmm.cuh). `segments`: with s.rowSegment,
+/// the long rows' segments prepared with sopt_csr_row_segments for that
+/// order and segment length, or none (the long rows then stay whole).
+/// cudaErrorInvalidValue when the schedule is not one checkSpmmSchedule
+/// accepts for these shapes.
 template <typename T, bool TransposeC = false>
 cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, int64_t n,
-                    T *c, const int32_t *rowOrder, cudaStream_t stream) {
+                    T *c, const int32_t *rowOrder, cudaStream_t stream,
+                    const RowSegments &segments = {}) {
   if (!checkSpmmSchedule(s, n, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.tiling == SpmmTiling::StagedSlices)
@@ -166,11 +173,13 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
     return cudaErrorInvalidValue;
   }
   const int32_t *order = s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr;
+  const RowSegments g = s.rowSegment > 0 && segments.entries == s.rowSegment ? segments
+                                                                             : RowSegments{};
   switch (s.threadsPerTile) {
-  case 4: return detail::spmmWithThreads<T, TransposeC, 4>(s, a, b, n, c, order, stream);
-  case 8: return detail::spmmWithThreads<T, TransposeC, 8>(s, a, b, n, c, order, stream);
-  case 16: return detail::spmmWithThreads<T, TransposeC, 16>(s, a, b, n, c, order, stream);
-  case 32: return detail::spmmWithThreads<T, TransposeC, 32>(s, a, b, n, c, order, stream);
+  case 4: return detail::spmmWithThreads<T, TransposeC, 4>(s, a, b, n, c, order, stream, g);
+  case 8: return detail::spmmWithThreads<T, TransposeC, 8>(s, a, b, n, c, order, stream, g);
+  case 16: return detail::spmmWithThreads<T, TransposeC, 16>(s, a, b, n, c, order, stream, g);
+  case 32: return detail::spmmWithThreads<T, TransposeC, 32>(s, a, b, n, c, order, stream, g);
   }
   return cudaErrorInvalidValue;
 }

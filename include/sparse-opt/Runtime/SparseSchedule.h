@@ -91,9 +91,28 @@ struct SpmmSchedule {
   TileOrder tileOrder = TileOrder::ByRow;
   /// Rows of C per block with DenseBlocks.
   int blockRows = 64;
+  /// With RowTiles and ByLength order: rows longer than this many entries
+  /// are cut into segments of this many, each summed by a tile group like a
+  /// row of its own, the segments added by a second kernel (RowSegments,
+  /// Spmm.cuh): a graph's hub rows no longer set the kernel's time. 0: none.
+  int rowSegment = 0;
 
   int columnsPerThread() const { return tileColumns / threadsPerTile; }
   int threadsPerBlock() const { return threadsPerTile * tilesPerBlock * rowSplits; }
+};
+
+/// The long rows of a pattern cut into segments of at most `entries`
+/// entries (sopt_csr_row_segments, prepared once per pattern): the first
+/// `rows` rows of the row order, `count` segments described by `table` (on
+/// the device). The row-tile kernel sums each segment like a row of its own
+/// into `partials` (count * n floats, row-major), then spmmSegmentSumKernel
+/// (Spmm.cuh) adds each long row's segments in order and stores the row
+/// through the epilogue. Empty: no segments.
+struct RowSegments {
+  const int32_t *table = nullptr;
+  int64_t count = 0, rows = 0;
+  int32_t entries = 0;
+  float *partials = nullptr;
 };
 
 /// How an SDDMM kernel divides its work.

@@ -25,6 +25,15 @@
 // of every row before the next, so the blocks running at once share B's
 // slice in cache.
 //
+// A graph's hub rows (thousands of entries where the mean row has ten) are
+// cut into segments (RowSegments, SparseSchedule.h; prepared once per
+// pattern by sopt_csr_row_segments): each segment takes a slot of its own
+// ahead of the other rows and stores its sums in a workspace, and
+// spmmSegmentSumKernel then adds a row's segments in order and stores the
+// row through the epilogue. One tile group walking a hub row had set the
+// whole kernel's time: R-MAT graphs of 4-64 k vertices ran 0.1-0.4x
+// cuSPARSE without segments and about 1x with them (H100, 2026-11-25).
+//
 // With `TransposeC`, C is stored column-major (Cᵀ row-major, element (row,
 // column) at `c[column * m + row]`): a dense x sparse product X · S runs as
 // (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
@@ -116,7 +125,7 @@ template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     spmmKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
                const int32_t *__restrict__ rowOrder, int rowSplits, TileOrder tileOrder,
-               Epilogue epilogue) {
+               Epilogue epilogue, RowSegments segments) {
   static_assert(ThreadsPerTile >= 4 && ThreadsPerTile <= 32 &&
                     (ThreadsPerTile & (ThreadsPerTile - 1)) == 0,
                 "a tile group is 4 to 32 lanes of one warp");
@@ -144,14 +153,20 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   const int64_t tilesPerRow = (n + kTileColumns - 1) / kTileColumns;
   const int64_t tilesPerBlock = blockDim.x / ThreadsPerTile / rowSplits;
   const int64_t tile = int64_t(blockIdx.x) * tilesPerBlock + group / rowSplits;
+  // The slots: the long rows' segments first, then the other rows in
+  // order.
+  const int64_t slots = segments.count + a.rows - segments.rows;
   // Past the last tile (the grid's tail) a group has nothing to sum, but
   // still meets its block's barrier when the row is split.
-  const bool active = tile < a.rows * tilesPerRow;
+  const bool active = tile < slots * tilesPerRow;
   if (!active && rowSplits == 1)
     return; // the whole group leaves together: no barrier is left waiting
-  const int64_t slot = tileOrder == TileOrder::ByRow ? tile / tilesPerRow : tile % a.rows;
-  const int64_t columnTile = tileOrder == TileOrder::ByRow ? tile % tilesPerRow : tile / a.rows;
-  const int64_t row = active ? rowOfSlot(rowOrder, slot) : 0;
+  const int64_t slot = tileOrder == TileOrder::ByRow ? tile / tilesPerRow : tile % slots;
+  const int64_t columnTile = tileOrder == TileOrder::ByRow ? tile % tilesPerRow : tile / slots;
+  const bool segment = active && slot < segments.count;
+  const int64_t row = !active  ? 0
+                      : segment ? segments.table[slot]
+                                : rowOfSlot(rowOrder, slot - segments.count + segments.rows);
   const int32_t firstColumn = int32_t(columnTile) * kTileColumns;
   const unsigned mask = detail::tileGroupMask<ThreadsPerTile>();
 
@@ -168,7 +183,11 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   // only the first share begins mid-vector.
   int32_t begin = 0, end = 0;
   if (active) {
-    const int32_t rowBegin = a.positions[row], rowEnd = a.positions[row + 1];
+    int32_t rowBegin = a.positions[row], rowEnd = a.positions[row + 1];
+    if (segment) {
+      rowBegin = segments.table[segments.count + slot];
+      rowEnd = min(rowEnd, rowBegin + segments.entries);
+    }
     const int32_t aligned = alignDown<VectorWidth>(rowBegin);
     const int32_t share =
         alignUp<VectorWidth>((rowEnd - aligned + rowSplits - 1) / rowSplits);
@@ -275,22 +294,54 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     return;
 
 #pragma unroll
-  for (int r = 0; r < kRepeats; ++r)
-    detail::storeOutputVector<T, VectorWidth, TransposeC>(
-        c, n, a.rows, row, firstColumn + (r * ThreadsPerTile + lane) * VectorWidth, acc[r],
-        epilogue);
+  for (int r = 0; r < kRepeats; ++r) {
+    const int32_t column = firstColumn + (r * ThreadsPerTile + lane) * VectorWidth;
+    if (!segment)
+      detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row, column, acc[r],
+                                                            epilogue);
+    else if (column < n) // a long row's share, summed by spmmSegmentSumKernel
+      storeVector<VectorWidth>(segments.partials + slot * n + column, acc[r]);
+  }
+}
+
+/// C's long rows (RowSegments): thread t adds the segments' sums of one
+/// vector of one long row, in segment order, and stores it through the
+/// epilogue.
+template <typename T, int VectorWidth, bool TransposeC, typename Epilogue>
+__global__ void __launch_bounds__(256)
+    spmmSegmentSumKernel(RowSegments segments, const int32_t *__restrict__ rowOrder,
+                         int64_t rows, int32_t n, T *__restrict__ c, Epilogue epilogue) {
+  const int64_t vectors = n / VectorWidth;
+  const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= segments.rows * vectors)
+    return;
+  const int64_t longRow = t / vectors;
+  const int32_t column = int32_t(t % vectors) * VectorWidth;
+  const int32_t *firstSegment = segments.table + 2 * segments.count + longRow;
+  float sum[VectorWidth] = {};
+  for (int32_t s = firstSegment[0]; s < firstSegment[1]; ++s) {
+    float x[VectorWidth];
+    loadVector<VectorWidth>(segments.partials + s * int64_t(n) + column, x);
+#pragma unroll
+    for (int v = 0; v < VectorWidth; ++v)
+      sum[v] += x[v];
+  }
+  detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, rows, rowOrder[longRow], column,
+                                                        sum, epilogue);
 }
 
 /// Launches the SpMM kernel: `tilesPerBlock` tiles per block, each summed by
 /// `rowSplits` tile groups, tiles handed out in `tileOrder`, rows in
 /// `rowOrder` (longest first; nullptr for row 0 first), C row-major or, with
-/// `TransposeC`, column-major. Returns cudaErrorInvalidValue when the shapes
-/// break the requirements above.
+/// `TransposeC`, column-major; with `segments`, the long rows in segments
+/// (which needs `rowOrder`) and a second kernel that adds them. Returns
+/// cudaErrorInvalidValue when the shapes break the requirements above.
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
           bool TransposeC = false, typename Epilogue = StoreProduct>
 cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
                        const int32_t *rowOrder, int tilesPerBlock, int rowSplits,
-                       TileOrder tileOrder, cudaStream_t stream, Epilogue epilogue = {}) {
+                       TileOrder tileOrder, cudaStream_t stream, Epilogue epilogue = {},
+                       RowSegments segments = {}) {
   constexpr int kTileColumns = ThreadsPerTile * ColumnsPerThread;
   constexpr int kStaged = ThreadsPerTile * VectorWidth;
   const int groups = tilesPerBlock * rowSplits;
@@ -299,9 +350,16 @@ cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
       rowSplits < 1 || threads % 32 != 0 || threads > kMaxSparseThreadsPerBlock ||
       a.rows < 0 || n < 0)
     return cudaErrorInvalidValue;
+  if (segments.count > 0 && (!rowOrder || !segments.table || !segments.partials ||
+                             segments.entries < 1 || segments.rows < 1 ||
+                             segments.rows > a.rows))
+    return cudaErrorInvalidValue;
+  if (segments.count == 0)
+    segments = {};
   if (a.rows == 0 || n == 0)
     return cudaSuccess;
-  const int64_t tiles = a.rows * ((n + kTileColumns - 1) / kTileColumns);
+  const int64_t slots = segments.count + a.rows - segments.rows;
+  const int64_t tiles = slots * ((n + kTileColumns - 1) / kTileColumns);
   const int64_t blocks = (tiles + tilesPerBlock - 1) / tilesPerBlock;
   if (blocks > INT32_MAX)
     return cudaErrorInvalidValue;
@@ -312,7 +370,14 @@ cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     shared += size_t(groups) * ThreadsPerTile * ColumnsPerThread * sizeof(float);
   spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, Epilogue>
       <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, rowSplits,
-                                                      tileOrder, epilogue);
+                                                      tileOrder, epilogue, segments);
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess || segments.count == 0)
+    return e;
+  const int64_t sums = segments.rows * (n / VectorWidth);
+  spmmSegmentSumKernel<T, VectorWidth, TransposeC, Epilogue>
+      <<<unsigned((sums + 255) / 256), 256, 0, stream>>>(segments, rowOrder, a.rows,
+                                                         int32_t(n), c, epilogue);
   return cudaGetLastError();
 }
 

@@ -64,6 +64,7 @@ static_assert(int(SpmmTiling::RowTiles) == int(::sopt::SpmmTiling::RowTiles) &&
   s.tileOrder = toRuntimeTileOrder(attr.getTileOrder());
   s.tiling = static_cast<::sopt::SpmmTiling>(attr.getTiling());
   s.blockRows = attr.getBlockRows();
+  s.rowSegment = attr.getRowSegment();
   return s;
 }
 
@@ -88,7 +89,7 @@ SpmmScheduleAttr getSpmmScheduleAttr(MLIRContext *context,
                                fromRuntimeRowOrder(s.rowOrder), s.rowSplits,
                                fromRuntimeTileOrder(s.tileOrder),
                                static_cast<SpmmTiling>(s.tiling),
-                               s.blockRows);
+                               s.blockRows, s.rowSegment);
 }
 
 SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,

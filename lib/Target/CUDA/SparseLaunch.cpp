@@ -32,6 +32,9 @@ std::string spmmGridText(const ::sopt::SpmmSchedule &s) {
     text += ", each row's nonzeros split over " + std::to_string(s.rowSplits) + " groups";
   if (s.tileOrder == ::sopt::TileOrder::ByColumn)
     text += ", tiles by column slice";
+  if (s.rowSegment > 0)
+    text += ", rows longer than " + std::to_string(s.rowSegment) + " nonzeros cut into "
+            "segments of that many, added by a second kernel";
   return text;
 }
 
@@ -173,6 +176,49 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
       name,
       "// Rows of " + pattern.path + (transposed ? " transposed" : "") + ", longest first.",
       "order was", rows, m.nnz, csr, text);
+  return success();
+}
+
+/// The long rows' segments of a row-tile schedule with `row_segment`
+/// (sopt_csr_row_segments over the row order, for the pattern known at
+/// compile time, as `statics`) and a temporary for their partial sums (n
+/// columns each), as the expression of the sopt::RowSegments argument;
+/// empty when no row is that long.
+LogicalResult emitRowSegments(Operation *op, Value sparse, bool transposed, int segment,
+                              int64_t n, StringRef name, const CsrExpressions &csr,
+                              SparseLaunchText &text, std::string &argument) {
+  argument.clear();
+  if (segment <= 0)
+    return success();
+  KnownPattern pattern;
+  if (failed(pattern.read(op, sparse, transposed)))
+    return failure();
+  if (!pattern.known())
+    return op->emitOpError("cuts long rows into segments (row_segment), which needs the "
+                           "pattern at compile time: give the sparse function argument a "
+                           "sopt.sparsity_pattern file");
+  const sopt_csr &m = pattern.csr;
+  std::vector<int32_t> order(m.rows);
+  sopt_csr_row_order(m.positions, m.rows, order.data());
+  int64_t longRows = 0;
+  const int64_t count =
+      sopt_csr_row_segments(m.positions, order.data(), m.rows, segment, &longRows, nullptr);
+  if (count == 0)
+    return success();
+  std::vector<int32_t> table(2 * count + longRows + 1);
+  sopt_csr_row_segments(m.positions, order.data(), m.rows, segment, &longRows, table.data());
+  std::string device = emitPatternTable(
+      name,
+      llvm::formatv("// The {0} rows of {1}{2} longer than {3} nonzeros, in {4} segments of at "
+                    "most {3}\n// (sopt_csr_row_segments: segments' rows, their first "
+                    "entries, each row's first segment).",
+                    longRows, pattern.path, transposed ? " transposed" : "", segment, count)
+          .str(),
+      "segments were", table, m.nnz, csr, text);
+  const std::string partials = name.str() + "_partials";
+  text.temporaries.push_back({partials, "float", std::to_string(count * n)});
+  argument = llvm::formatv("sopt::RowSegments{{{0}, {1}, {2}, {3}, {4}}", device, count,
+                           longRows, segment, partials);
   return success();
 }
 
@@ -327,7 +373,16 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
                            element, s.tileColumns, s.vectorWidth, transposeArg, matrix, b, n, out,
                            order, s.threadsPerBlock(), epilogueArgs);
     break;
-  case ::sopt::SpmmTiling::RowTiles:
+  case ::sopt::SpmmTiling::RowTiles: {
+    std::string segments;
+    if (failed(emitRowSegments(op, sparse, transposeFile, s.rowSegment, n,
+                               tablePrefix.str() + "_row_segments", a, text, segments)))
+      return failure();
+    // The segments follow the epilogue argument: the default one if none.
+    if (!segments.empty())
+      epilogueArgs = (epilogueArgs.empty() ? std::string(", sopt::StoreProduct{}")
+                                           : epilogueArgs) +
+                     ", " + segments;
     comment += llvm::formatv("tiles of {0} columns{1}, {2} threads each, vectors of {3}, {4} "
                              "tiles per block, {5}{6}",
                              s.tileColumns, transposed ? " of Xᵀ" : "", s.threadsPerTile,
@@ -338,6 +393,7 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
                            transposeArg, matrix, b, n, out, order, s.tilesPerBlock, s.rowSplits,
                            tileOrderEnumerator(s.tileOrder), epilogueArgs);
     break;
+  }
   }
   text.body += comment + "\n    SOPT_TRY((" + launch + "));\n";
   if (transposed && !storeTransposed)

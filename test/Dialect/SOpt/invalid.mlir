@@ -886,6 +886,26 @@ func.func @attention_result(%q: tensor<4x8xf32>, %k: tensor<6x8xf32>, %v: tensor
 
 // -----
 
+// Long rows cut into segments need the row tiles visiting rows longest
+// first (the segments' table follows that order).
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_row_segment_order(%w: tensor<8x8xf32, #CSR>, %x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: row_segment needs tiling = row_tiles and row_order = by_length}}
+  %0 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = natural, row_segment = 64>} : tensor<8x8xf32, #CSR>, tensor<8x64xf32> -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @spmm_schedule_row_segment_negative(%w: tensor<8x8xf32, #CSR>, %x: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: row_segment must be 0 or positive}}
+  %0 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length, row_segment = -1>} : tensor<8x8xf32, #CSR>, tensor<8x64xf32> -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// -----
+
 // ... k shared by 1 or 2 blocks, with dense blocks only.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @sddmm_schedule_k_splits(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {

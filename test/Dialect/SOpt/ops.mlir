@@ -251,6 +251,7 @@ func.func @sddmm(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %bt: tensor<16x4xf32
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 2, vector_width = 4, row_order = natural, row_splits = 4, tile_order = by_column>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
+// CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 8, vector_width = 4, row_order = by_length, row_segment = 5>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
 func.func @scheduled(%w: tensor<8x8xf32, #CSR>, %x: tensor<8x64xf32>,
                      %h: tensor<8x64xbf16>, %ht: tensor<64x8xbf16>, %hs: tensor<8x8xbf16, #CSR>) {
   %0 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,
@@ -295,6 +296,11 @@ func.func @scheduled(%w: tensor<8x8xf32, #CSR>, %x: tensor<8x64xf32>,
   %6 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32,
                                                          tiles_per_block = 1, vector_width = 1,
                                                          row_order = natural, tiling = dense_blocks>}
+      : tensor<8x8xf32, #CSR>, tensor<8x64xf32> -> tensor<8x64xf32>
+  // Long rows cut into segments (row_segment: 0, none, not printed).
+  %7 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16,
+                                                         tiles_per_block = 8, vector_width = 4,
+                                                         row_order = by_length, row_segment = 5>}
       : tensor<8x8xf32, #CSR>, tensor<8x64xf32> -> tensor<8x64xf32>
   return
 }

@@ -5,7 +5,8 @@
 // first call; by dense tensor-core blocks, with empty and dense blocks, in
 // f32 64 x 64 blocks also with B's TF32 planes as a temporary)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
-// tensor-core blocks or from staged slices of B with a fused epilogue.
+// tensor-core blocks, from staged slices of B or with long rows cut into
+// segments, with a fused epilogue.
 // Also: a pattern other than the compiled one is refused.
 //
 // REQUIRES: cuda-gpu
@@ -209,6 +210,17 @@ void prunedLinearSlices(Report &report, const std::string &patternFile) {
                 pruned_linear_slices, w);
 }
 
+/// Row tiles with the compile-time pattern's rows longer than 13 entries
+/// cut into segments (odd: most start mid-vector; the dense row of 257 in
+/// 20), each split over two groups, the long rows' bias + ReLU applied by
+/// the kernel that adds their segments.
+void prunedLinearSegments(Report &report, const std::string &patternFile) {
+  Sparse<float> w(readPattern(patternFile));
+  checkBiasRelu(report,
+                "pruned_linear_segments relu(W*X+b) 300x257 n=50 f32 row segments of 13",
+                pruned_linear_segments, w);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -228,5 +240,6 @@ int main(int argc, char **argv) {
   sparseAttention(report);
   prunedLinearBlocks(report);
   prunedLinearSlices(report, argv[1]);
+  prunedLinearSegments(report, argv[1]);
   return report.exitCode();
 }

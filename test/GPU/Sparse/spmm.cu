@@ -1,8 +1,8 @@
 // The project's SpMM kernels (Spmm.cuh, SpmmBlocks.cuh, SpmmSlices.cuh)
 // against a float64 reference: f32, f16 and bf16 storage; the awkward
 // patterns under the compiler's schedule and under hand-picked ones that
-// reach every tile group size, vector width, row order, row split and tile
-// order, every dense block shape (f32) and every staged slice width and
+// reach every tile group size, vector width, row order, row split, tile
+// order and long rows cut into segments, every dense block shape (f32) and every staged slice width and
 // vector width; odd widths n. With a directory argument, every .smtx/.mtx in
 // it (the DLMC matrices) under the compiler's schedule and staged slices
 // (of k = 2048 in chunks) instead.
@@ -18,6 +18,8 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "SparseCases.h"
+
+#include <memory>
 
 #include "sparse-opt/Runtime/SparseDispatch.cuh"
 
@@ -36,8 +38,39 @@ std::string describe(const ::sopt::SpmmSchedule &s) {
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
          (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "") +
          (s.rowSplits > 1 ? " split" + std::to_string(s.rowSplits) : "") +
-         (s.tileOrder == ::sopt::TileOrder::ByColumn ? " by_column" : "");
+         (s.tileOrder == ::sopt::TileOrder::ByColumn ? " by_column" : "") +
+         (s.rowSegment > 0 ? " segments of " + std::to_string(s.rowSegment) : "");
 }
+
+/// The long rows' segments of `entries` entries for `p` (over its row
+/// order, as generated code prepares them), on the device, the partial
+/// sums poisoned; empty when no row is that long.
+struct DeviceSegments {
+  std::unique_ptr<Tensor<int32_t>> table;
+  std::unique_ptr<Tensor<float>> partials;
+  ::sopt::RowSegments view;
+
+  DeviceSegments(const Pattern &p, int entries, int64_t n) {
+    if (entries <= 0)
+      return;
+    std::vector<int32_t> order(p.rows);
+    sopt_csr_row_order(p.positions.data(), p.rows, order.data());
+    int64_t longRows = 0;
+    const int64_t count = sopt_csr_row_segments(p.positions.data(), order.data(), p.rows,
+                                                entries, &longRows, nullptr);
+    if (count == 0)
+      return;
+    std::vector<int32_t> host(2 * count + longRows + 1);
+    sopt_csr_row_segments(p.positions.data(), order.data(), p.rows, entries, &longRows,
+                          host.data());
+    table = std::make_unique<Tensor<int32_t>>(host.size());
+    CHECK_CUDA(cudaMemcpy(table->device, host.data(), host.size() * sizeof(int32_t),
+                          cudaMemcpyHostToDevice));
+    partials = std::make_unique<Tensor<float>>(size_t(count) * n);
+    partials->poison();
+    view = {table->device, count, longRows, entries, partials->device};
+  }
+};
 
 template <typename T>
 void check(Report &report, const Pattern &p, int64_t n,
@@ -60,7 +93,9 @@ void check(Report &report, const Pattern &p, int64_t n,
       continue;
     }
     c.poison();
-    CHECK_CUDA(::sopt::runSpmm<T>(s, a.view(), b.device, n, c.device, a.order.device, 0));
+    const DeviceSegments segments(p, s.rowSegment, n);
+    CHECK_CUDA(::sopt::runSpmm<T>(s, a.view(), b.device, n, c.device, a.order.device, 0,
+                                  segments.view));
     CHECK_CUDA(cudaDeviceSynchronize());
     c.download();
     report.check(name, errorAgainstScale(c.values, ref, magnitude), tolerance<T>());
@@ -124,6 +159,15 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
         split.tileOrder = ::sopt::TileOrder::ByColumn;
         if (::sopt::checkSpmmSchedule(split, n, bytes).empty())
           out.push_back(split);
+        // Both cut into segments of 5 or 32 entries where rows are longer
+        // (segments that start mid-vector, a row that is one whole segment
+        // and a remainder, split shares of a segment).
+        if (s.rowOrder == ::sopt::RowOrder::ByLength)
+          for (::sopt::SpmmSchedule cut : {s, split}) {
+            cut.rowSegment = (threads + perThread) % 2 ? 5 : 32;
+            if (::sopt::checkSpmmSchedule(cut, n, bytes).empty())
+              out.push_back(cut);
+          }
       }
   return out;
 }

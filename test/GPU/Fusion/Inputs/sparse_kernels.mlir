@@ -3,8 +3,10 @@
 // first, bias + GELU + residual fused as the SpMM epilogue), one without a
 // pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms,
 // SDDMM feeding SpMM (sparse attention), SpMM by dense tensor-core blocks
-// (bias + ReLU epilogue, odd width), and SpMM from staged slices of B (the
-// compile-time pattern's row order, bias + ReLU epilogue, odd width).
+// (bias + ReLU epilogue, odd width), SpMM from staged slices of B (the
+// compile-time pattern's row order, bias + ReLU epilogue, odd width), and
+// row tiles with the pattern's long rows cut into segments (bias + ReLU
+// epilogue applied by the second kernel to those rows).
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 
 func.func @pruned_linear(%w: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
@@ -87,6 +89,16 @@ func.func @pruned_linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50
 func.func @pruned_linear_slices(%w: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
                                 %x: tensor<257x50xf32>, %b: tensor<300xf32>) -> tensor<300x50xf32> {
   %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 32, vector_width = 2, row_order = by_length, tiling = staged_slices>}
+      : tensor<300x257xf32, #CSR>, tensor<257x50xf32> -> tensor<300x50xf32>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x50xf32>
+  %z = sopt.add %y, %bb : tensor<300x50xf32>
+  %r = sopt.relu %z : tensor<300x50xf32>
+  return %r : tensor<300x50xf32>
+}
+
+func.func @pruned_linear_segments(%w: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
+                                  %x: tensor<257x50xf32>, %b: tensor<300xf32>) -> tensor<300x50xf32> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 8, tiles_per_block = 4, vector_width = 2, row_order = by_length, row_splits = 2, row_segment = 13>}
       : tensor<300x257xf32, #CSR>, tensor<257x50xf32> -> tensor<300x50xf32>
   %bb = sopt.broadcast %b dims = [0] : tensor<300xf32> -> tensor<300x50xf32>
   %z = sopt.add %y, %bb : tensor<300x50xf32>
