@@ -2,7 +2,7 @@
 """Refits the SpMM heuristic's constants (lib/Runtime/SparseSchedule.cpp,
 `SpmmFit`) on a schedule sweep of sparse_bench.
 
-    benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz]... --matrices DIR... [--top K]
+    benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz]... [--matrices] DIR... [--top K]
 
 Each SWEEP is the sparse_explore.csv of `run.sh ... --ops=spmm --explore-all`
 (docs/benchmarks/sweeps/spmm-split-sweep.csv.xz: the DLMC matrices,
@@ -205,13 +205,18 @@ GRID = {
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
-    p.add_argument('sweep', nargs='+')
-    p.add_argument('--matrices', action='append', required=True,
+    p.add_argument('sweep', nargs='+',
+                   help='sweep CSVs; a folder among them is taken as --matrices')
+    p.add_argument('--matrices', action='append', default=[],
                    help='a folder the swept matrices are named relative to (repeatable)')
     p.add_argument('--top', type=int, default=5)
     p.add_argument('--blocks', action='store_true',
                    help='fit the dense-block thresholds instead (f32)')
     a = p.parse_args()
+    a.matrices += [x for x in a.sweep if os.path.isdir(x)]
+    a.sweep = [x for x in a.sweep if not os.path.isdir(x)]
+    if not a.matrices or not a.sweep:
+        p.error('give at least one sweep and one folder of matrices')
     times = collections.defaultdict(dict)
     for sweep in a.sweep:
         raw = lzma.open(sweep, 'rt') if sweep.endswith('.xz') else open(sweep)
