@@ -889,7 +889,8 @@ std::string toJson(const SpmmSchedule &s) {
          ", \"threads_per_block\": " + std::to_string(s.threadsPerBlock()) +
          ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"" +
          ", \"row_splits\": " + std::to_string(s.rowSplits) + ", \"tile_order\": \"" +
-         (s.tileOrder == sopt::TileOrder::ByColumn ? "by_column" : "by_row") + "\"}";
+         (s.tileOrder == sopt::TileOrder::ByColumn ? "by_column" : "by_row") + "\"" +
+         ", \"row_segment\": " + std::to_string(s.rowSegment) + "}";
 }
 
 std::string describe(const SddmmSchedule &s) {
@@ -1008,7 +1009,7 @@ bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
   return a.tileColumns == b.tileColumns && a.threadsPerTile == b.threadsPerTile &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
          a.rowOrder == b.rowOrder && a.rowSplits == b.rowSplits &&
-         a.tileOrder == b.tileOrder;
+         a.tileOrder == b.tileOrder && a.rowSegment == b.rowSegment;
 }
 bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
   if (a.tiling != b.tiling)
@@ -1430,9 +1431,13 @@ private:
     sum.heuristicScheduleJson = toJson(heuristic);
     sum.heuristicUs = heuristicUs;
     const int64_t count = m.rows * n;
-    // Row tiles in the order the heuristic would give them.
-    const RowOrder order = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T)).rowOrder;
-    for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), order)) {
+    // Row tiles in the order the heuristic would give them, their long
+    // rows in the heuristic's segments (a hub row left whole sets every
+    // schedule's time).
+    const SpmmSchedule rowTiles = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T));
+    for (SpmmSchedule s : spmmGrid(n, sizeof(T), rowTiles.rowOrder)) {
+      if (s.tiling == sopt::SpmmTiling::RowTiles && s.rowOrder == RowOrder::ByLength)
+        s.rowSegment = rowTiles.rowSegment;
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";

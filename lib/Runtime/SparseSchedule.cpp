@@ -362,6 +362,7 @@ namespace {
 constexpr double kHubSkew = 16;
 constexpr int64_t kHubEntries = 256;
 constexpr int kMinRowSegment = 64;
+constexpr int64_t kHubColumnsPerThread = 8;
 
 int rowSegmentFor(const SparsityStats &stats) {
   if (stats.maxRowLength <= kHubEntries ||
@@ -411,8 +412,14 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
     if (stats.maxRowLength > fit.imbalance * stats.meanRowLength)
       work /= 2;
   }
-  int64_t perThread = std::min<int64_t>(powerOfTwoAtMost(int64_t(std::max(work, 1.0))),
-                                        kMaxColumnsPerThread);
+  // Patterns whose long rows are cut into segments (graphs: short rows
+  // around a few hubs) keep 8 columns per lane at most: on the H100 sweep of
+  // R-MAT graphs 8 ran 1.2-2x faster than 16 (half the registers; the
+  // segments already bound the chains).
+  const int64_t widest = rowsKnown && rowSegmentFor(stats) > 0 ? kHubColumnsPerThread
+                                                               : kMaxColumnsPerThread;
+  int64_t perThread =
+      std::min<int64_t>(powerOfTwoAtMost(int64_t(std::max(work, 1.0))), widest);
   // No more columns per thread than one lane of a 4-lane group needs.
   while (perThread > 1 && perThread * 4 > powerOfTwoAtLeast(n))
     perThread /= 2;
