@@ -243,6 +243,10 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     lengths inform the choice: rows of different lengths are visited longest
     first (`row_order = by_length`), and rows long enough, or few enough to
     leave the GPU room, are split over several tile groups (`row_splits`);
+    hub rows (the longest 16 times the mean and over 256 entries, as in a
+    graph) are cut into segments of four mean rows (`row_segment`, 64 at
+    least), each summed like a row of its own, with 8 columns per lane at
+    most;
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
