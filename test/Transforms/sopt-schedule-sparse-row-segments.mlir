@@ -1,8 +1,9 @@
 // A pattern with hub rows (a graph's: 2048 x 2048, rows of 4 nonzeros but
 // one of 2000 and one of 600, the longest 380 times the mean) takes row
-// tiles whose long rows are cut into segments of 64 nonzeros (four mean rows,
-// 64 at least); a pattern whose longest row (200) is short of 256 nonzeros
-// keeps whole rows, as does a pattern not known at compile time.
+// tiles whose long rows are cut into segments of 64 nonzeros (four mean
+// rows, 64 at least), 8 columns per lane at most; a pattern whose longest
+// row (200) is short of 256 nonzeros keeps whole rows, as does a pattern
+// not known at compile time.
 // RUN: python3 -c "import itertools, sys; r = c = 2048; hub = sys.argv[1] == \"hub\"; rows = [sorted({(i * 7 + j * 13) % c for j in range(4)}) for i in range(r)]; rows[7] = list(range(2000)) if hub else list(range(200)); rows[100] = list(range(1, 1201, 2)) if hub else rows[100]; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f\"{r}, {c}, {pos[-1]}\"); print(\" \".join(map(str, pos))); print(\" \".join(str(j) for x in rows for j in x))" hub > %t.hub.smtx
 // RUN: python3 -c "import itertools, sys; r = c = 2048; hub = sys.argv[1] == \"hub\"; rows = [sorted({(i * 7 + j * 13) % c for j in range(4)}) for i in range(r)]; rows[7] = list(range(2000)) if hub else list(range(200)); rows[100] = list(range(1, 1201, 2)) if hub else rows[100]; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f\"{r}, {c}, {pos[-1]}\"); print(\" \".join(map(str, pos))); print(\" \".join(str(j) for x in rows for j in x))" short > %t.short.smtx
 // RUN: sed -e 's|@HUB@|%t.hub.smtx|' -e 's|@SHORT@|%t.short.smtx|' %s | sparse-opt --sopt-schedule-sparse > %t.mlir
@@ -12,7 +13,8 @@
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @hub_rows
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = by_length, {{[^>]*}}row_segment = 64>}
-// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = by_length, {{[^>]*}}row_segment = 64>}
+// f16 at n = 1024: 8 columns per lane (the output's size alone asks for 16).
+// CHECK: sopt.spmm %arg2, %arg3 {schedule = #sopt.spmm_schedule<tile_columns = 256, threads_per_tile = 32, {{[^>]*}}row_order = by_length, {{[^>]*}}row_segment = 64>}
 // CHECK: sopt.spmm %arg4, %arg1 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = by_length
 // CHECK: sopt.spmm %arg5, %arg1 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = natural
 func.func @hub_rows(%s: tensor<2048x2048xf32, #CSR> {sopt.sparsity_pattern = "@HUB@"},
