@@ -401,6 +401,8 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   const SpmmFit &fit = elementBytes <= 2 ? kSpmmFit16 : kSpmmFit32;
   const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
+  // Hub rows cut into segments, or 0.
+  const int segment = rowsKnown ? rowSegmentFor(stats) : 0;
   SpmmSchedule s;
   // More columns per lane reuse each staged nonzero for more FMAs, but
   // leave fewer lanes: widen only while the output keeps the GPU busy.
@@ -416,8 +418,7 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // around a few hubs) keep 8 columns per lane at most: on the H100 sweep of
   // R-MAT graphs 8 ran 1.2-2x faster than 16 (half the registers; the
   // segments already bound the chains).
-  const int64_t widest = rowsKnown && rowSegmentFor(stats) > 0 ? kHubColumnsPerThread
-                                                               : kMaxColumnsPerThread;
+  const int64_t widest = segment > 0 ? kHubColumnsPerThread : kMaxColumnsPerThread;
   int64_t perThread =
       std::min<int64_t>(powerOfTwoAtMost(int64_t(std::max(work, 1.0))), widest);
   // No more columns per thread than one lane of a 4-lane group needs.
@@ -447,8 +448,8 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   s.tilesPerBlock = std::max(1, fit.blockThreads / (s.threadsPerTile * s.rowSplits));
   s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
   s.tileOrder = outputs >= kByColumnOutputs ? TileOrder::ByColumn : TileOrder::ByRow;
-  if (rowsKnown && s.rowOrder == RowOrder::ByLength)
-    s.rowSegment = rowSegmentFor(stats);
+  if (s.rowOrder == RowOrder::ByLength) // always so for hub rows
+    s.rowSegment = segment;
   return s;
 }
 
