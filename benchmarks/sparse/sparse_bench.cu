@@ -200,6 +200,7 @@ struct Options {
   uint64_t seed = 20261122;
   bool explore = false, exploreAll = false;
   int exploreEvery = 4;
+  std::vector<int> exploreSegments; // empty: the heuristic's segments
   int limit = 0;
   std::string match;
   std::string commandLine;
@@ -228,6 +229,11 @@ each directory PATH (recursively) and every file PATH named.
   --explore            also time a grid of alternative schedules of our kernels
                        on every 4th matrix (--explore-every=E for every E-th)
   --explore-all        ... on every matrix
+  --explore-segments=LIST
+                       time the grid's unsplit row tiles (rows by length, by
+                       row) once per segment length in LIST (0: rows whole)
+                       instead of in the heuristic's segments; split row
+                       tiles are left out
   --match=SUBSTR       only matrices whose name contains SUBSTR
   --limit=M            only the first M matrices (after --match)
   --help               this text
@@ -364,6 +370,13 @@ Options parseOptions(int argc, char **argv) {
       needValue();
       o.explore = true;
       o.exploreEvery = int(parseInteger(value, key, 1, 1 << 20));
+    } else if (key == "--explore-segments") {
+      needValue();
+      o.explore = true;
+      for (const std::string &item : splitList(value))
+        o.exploreSegments.push_back(int(parseInteger(item, key, 0, 1 << 30)));
+      if (o.exploreSegments.empty())
+        usageError(key + ": empty list");
     } else if (key == "--match") {
       needValue();
       o.match = value;
@@ -1434,10 +1447,27 @@ private:
     // Row tiles in the order the heuristic would give them, their long
     // rows in the heuristic's segments (a hub row left whole sets every
     // schedule's time).
+    // With --explore-segments, the unsplit row tiles once per listed
+    // segment length instead (rows by length: segments need the order).
     const SpmmSchedule rowTiles = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T));
+    std::vector<SpmmSchedule> grid;
     for (SpmmSchedule s : spmmGrid(n, sizeof(T), rowTiles.rowOrder)) {
-      if (s.tiling == sopt::SpmmTiling::RowTiles && s.rowOrder == RowOrder::ByLength)
-        s.rowSegment = rowTiles.rowSegment;
+      if (s.tiling != sopt::SpmmTiling::RowTiles) {
+        grid.push_back(s);
+      } else if (o.exploreSegments.empty()) {
+        if (s.rowOrder == RowOrder::ByLength)
+          s.rowSegment = rowTiles.rowSegment;
+        grid.push_back(s);
+      } else if (s.rowSplits == 1 && s.tileOrder == sopt::TileOrder::ByRow) {
+        s.rowOrder = RowOrder::ByLength;
+        for (int segment : o.exploreSegments) {
+          s.rowSegment = segment;
+          if (sopt::checkSpmmSchedule(s, n, sizeof(T)).empty())
+            grid.push_back(s);
+        }
+      }
+    }
+    for (const SpmmSchedule &s : grid) {
       ExploreRecord r;
       r.matrix = m.index;
       r.op = "spmm";

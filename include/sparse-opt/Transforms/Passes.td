@@ -246,7 +246,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     hub rows (the longest 16 times the mean and over 256 entries, as in a
     graph) are cut into segments of four mean rows (`row_segment`, 64 at
     least), each summed like a row of its own, with 8 columns per lane at
-    most;
+    most; skewed rows (the longest 4 times the mean and over 128 entries)
+    of unsplit tiles that all run at once are cut into segments of a mean
+    row (64 at least);
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,

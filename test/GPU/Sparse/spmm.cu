@@ -140,7 +140,7 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
         out.push_back(blocks);
     }
   for (int threads : {4, 8, 16, 32})
-    for (int perThread : {1, 4, 16})
+    for (int perThread : {1, 4, 8, 16})
       for (int vector : {1, 2, 4}) {
         ::sopt::SpmmSchedule s;
         s.threadsPerTile = threads, s.tileColumns = threads * perThread;
@@ -164,7 +164,7 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
         // and a remainder, split shares of a segment).
         if (s.rowOrder == ::sopt::RowOrder::ByLength)
           for (::sopt::SpmmSchedule cut : {s, split}) {
-            cut.rowSegment = (threads + perThread) % 2 ? 5 : 32;
+            cut.rowSegment = perThread == 1 || perThread == 8 ? 5 : 32;
             if (::sopt::checkSpmmSchedule(cut, n, bytes).empty())
               out.push_back(cut);
           }
