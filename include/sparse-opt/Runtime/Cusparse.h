@@ -9,6 +9,8 @@
 #ifndef SPARSE_OPT_RUNTIME_CUSPARSE_H
 #define SPARSE_OPT_RUNTIME_CUSPARSE_H
 
+#include "sparse-opt/Runtime/TemporaryPool.h"
+
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -49,14 +51,15 @@ struct CusparseDnVec {
   }
 };
 
-/// Stream-ordered scratch: allocated on `stream`, freed on it when done.
+/// Stream-ordered scratch: allocated on `stream` (from the temporaries'
+/// pool), freed on it when done.
 struct StreamBuffer {
   void *data = nullptr;
   cudaStream_t stream;
   cudaError_t status = cudaSuccess;
   StreamBuffer(size_t bytes, cudaStream_t stream) : stream(stream) {
     if (bytes)
-      status = cudaMallocAsync(&data, bytes, stream);
+      status = allocateTemporary(&data, bytes, stream);
   }
   ~StreamBuffer() {
     if (data)

@@ -36,6 +36,14 @@ private:
   /// The pointer that holds `v`, allocating an intermediate when `v` is not
   /// a function result.
   std::string destination(Value v);
+  /// The line that allocates `bytes` (a C++ expression) of stream-ordered
+  /// temporary into `name` (sopt::allocateTemporary: a pool that keeps its
+  /// memory between calls).
+  static std::string allocation(llvm::StringRef name, llvm::StringRef bytes) {
+    return llvm::formatv("    SOPT_TRY(sopt::allocateTemporary(&{0}, {1}, stream));\n", name,
+                         bytes)
+        .str();
+  }
   LogicalResult emitOp(Operation *op);
   LogicalResult emitMatmul(MatmulOp op);
   LogicalResult emitConstant(ConstantOp op);
@@ -132,8 +140,7 @@ std::string HostWriter::destination(Value v) {
     name = "t" + std::to_string(counter++);
     declarations += "  " + *storageType(type.getElementType()) + " *" + name +
                     " = nullptr;\n";
-    body += llvm::formatv("    SOPT_TRY(cudaMallocAsync(&{0}, {1}, stream));\n",
-                          name, bytesOf(type));
+    body += allocation(name, std::to_string(bytesOf(type)));
     intermediates.push_back(name);
   }
   pointer[v] = name;
@@ -306,10 +313,9 @@ LogicalResult HostWriter::emitStoredEntries(FusionOp fusion) {
 
 void HostWriter::allocate(const Temporary &t) {
   declarations += "  " + t.element + " *" + t.name + " = nullptr;\n";
-  body += llvm::formatv(
-      "    SOPT_TRY(cudaMallocAsync(&{0}, std::max<int64_t>({1}, 1) * sizeof({2}), "
-      "stream));\n",
-      t.name, t.count, t.element);
+  body += allocation(t.name, llvm::formatv("std::max<int64_t>({0}, 1) * sizeof({1})",
+                                           t.count, t.element)
+                                 .str());
   intermediates.push_back(t.name);
 }
 
@@ -462,8 +468,7 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         std::string scratch = "t" + std::to_string(counter++);
         declarations += "  float *" + scratch + " = nullptr;\n";
         intermediates.push_back(scratch);
-        body += llvm::formatv("    SOPT_TRY(cudaMallocAsync(&{0}, {1}, stream));\n",
-                              scratch, launch.scratchFloats * 4);
+        body += allocation(scratch, std::to_string(launch.scratchFloats * 4));
         args.push_back(scratch);
         body += "    {\n";
         SmallVector<std::string> addresses;

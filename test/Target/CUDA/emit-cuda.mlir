@@ -36,7 +36,7 @@ func.func @layer_norm(%x: tensor<2048x1024xbf16>, %g: tensor<1024xbf16>, %b: ten
 // A CSR argument is four parameters. With --cusparse, cuSPARSE computes the product into an
 // intermediate that the epilogue kernel reads.
 // CHECK: extern "C" cudaError_t pruned(const int32_t *arg0_positions, const int32_t *arg0_coordinates, const float *arg0_values, int64_t arg0_nnz, const float *arg1, float *result0, cudaStream_t stream)
-// CHECK: SOPT_TRY(cudaMallocAsync(&t0, 4096, stream));
+// CHECK: SOPT_TRY(sopt::allocateTemporary(&t0, 4096, stream));
 // CHECK: cusparseCreateCsr(&a.descriptor, 64, 32, arg0_nnz, (void *)arg0_positions, (void *)arg0_coordinates, (void *)arg0_values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F)
 // CHECK: cusparseSpMM(
 // CHECK: pruned_kernel0<<<1, 256, 0, stream>>>(t0, result0);

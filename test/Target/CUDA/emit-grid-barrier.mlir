@@ -57,10 +57,10 @@ func.func @scale(%x: tensor<777x37xf32>) -> tensor<777x37xf32> {
 // buffer, a cooperative launch (which fails rather than hangs when the grid
 // cannot be resident).
 // CHECK: extern "C" cudaError_t scale(
-// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 3136, stream)
+// CHECK: sopt::allocateTemporary(&{{t[0-9]+}}, 3136, stream)
 // CHECK: cudaLaunchCooperativeKernel((const void *)scale_kernel0, 113, 256, params, 48, stream)
 // CHECK: extern "C" cudaError_t wave(
-// CHECK: cudaMallocAsync(&{{t[0-9]+}}, 67604, stream)
+// CHECK: sopt::allocateTemporary(&{{t[0-9]+}}, 67604, stream)
 // CHECK: cudaLaunchCooperativeKernel((const void *)wave_kernel0, 132, 1024, params, 144, stream)
 func.func @wave(%x: tensor<16896x128xf32>) -> tensor<f32> {
   %e = sopt.exp %x : tensor<16896x128xf32>

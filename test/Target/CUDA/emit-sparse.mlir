@@ -43,7 +43,7 @@
 // CHECK: if (arg0_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // One launch writes the region's result; the product is never stored.
-// CHECK-NOT: cudaMallocAsync
+// CHECK-NOT: allocateTemporary(
 // CHECK: sopt::launchSpmm<float, 16, 1, 1>(sopt::CsrMatrix<float>{4, 6, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 16, result0, linear{{[0-9]+}}_row_order, 4, 1, sopt::TileOrder::ByRow, stream, linear_epilogue1{arg2})
 // CHECK-NOT: <<<
 func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"},
@@ -138,7 +138,7 @@ func.func @scores_blocks_known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,
 // blocks by TMA.
 // CHECK: extern "C" cudaError_t scores_blocks_planes(
 // CHECK: float *[[PLANES:[a-z_0-9]+_b_planes]] = nullptr;
-// CHECK: SOPT_TRY(cudaMallocAsync(&[[PLANES]], std::max<int64_t>(768, 1) * sizeof(float), stream));
+// CHECK: SOPT_TRY(sopt::allocateTemporary(&[[PLANES]], std::max<int64_t>(768, 1) * sizeof(float), stream));
 // CHECK: dense 64x64 blocks on tensor cores, sampled at S's entries (rows' column windows prepared at compile time, blocks without entries skipped)
 // CHECK-NEXT: // B split into its TF32 parts and remainders first ([[PLANES]])
 // CHECK-NEXT: SOPT_TRY((sopt::launchSddmmBlocks<float, 64>(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream, sopt::ScaleByPattern{}, {{[a-z_0-9]+}}, [[PLANES]])));
@@ -181,7 +181,7 @@ func.func @linear_slices(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x64xf32>, 
 // SDDMM into SpMM: the sampled values live in an intermediate of nnz
 // elements; the SpMM reads them with the pattern's positions and coordinates.
 // CHECK: extern "C" cudaError_t attention(
-// CHECK: SOPT_TRY(cudaMallocAsync(&[[P:t[0-9]+]], std::max<int64_t>(arg3_nnz, 1) * sizeof(float), stream));
+// CHECK: SOPT_TRY(sopt::allocateTemporary(&[[P:t[0-9]+]], std::max<int64_t>(arg3_nnz, 1) * sizeof(float), stream));
 // CHECK: sopt::launchSddmm<float, {{.*}}, arg0, arg1, 64, [[P]], 8, stream
 // CHECK: sopt::launchSpmm<float, {{.*}}>(sopt::CsrMatrix<float>{64, 48, arg3_nnz, arg3_positions, arg3_coordinates, [[P]]}, arg2, 32, result0,
 // CHECK: cudaFreeAsync([[P]], stream);

@@ -16,7 +16,7 @@
 // CHECK-NEXT: // (sopt_csr_row_segments: segments' rows, their first entries, each row's first segment).
 // CHECK-NEXT: static const int32_t graph_layer0_row_segments_host[] = {
 // CHECK-NEXT: 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-// CHECK: cudaMallocAsync(&graph_layer0_row_segments_partials, std::max<int64_t>(10752, 1) * sizeof(float), stream)
+// CHECK: sopt::allocateTemporary(&graph_layer0_row_segments_partials, std::max<int64_t>(10752, 1) * sizeof(float), stream)
 // CHECK: // The segments were prepared for a pattern of 10784 nonzeros.
 // CHECK: rows longer than 64 nonzeros cut into segments of that many, added by a second kernel
 // CHECK: sopt::launchSpmm<float, {{.*}}graph_layer0_row_order, {{.*}}, stream, graph_layer_epilogue1{arg2}, sopt::RowSegments{graph_layer0_row_segments, 42, 2, 64, graph_layer0_row_segments_partials})
