@@ -2,7 +2,8 @@
 //
 // The generated host functions call cuSPARSE for sparse products that have no
 // kernel of our own yet. These wrappers release descriptors and work buffers
-// on every path out of a call, errors included.
+// on every path out of a call, errors included. Handles are per host thread
+// and device, as for cuBLAS (Cublas.h says why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,17 +15,39 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include <map>
+
 namespace sopt {
 
-/// One handle per process, created on first use, bound to `stream`.
+namespace detail {
+
+/// This thread's cuSPARSE handles by device.
+struct CusparseHandles {
+  std::map<int, cusparseHandle_t> byDevice;
+  ~CusparseHandles() {
+    for (auto &[device, handle] : byDevice)
+      cusparseDestroy(handle);
+  }
+};
+
+} // namespace detail
+
+/// This thread's handle for the current device, created on first use and
+/// bound to `stream`; nullptr when it cannot be created (the cuSPARSE call
+/// then fails).
 inline cusparseHandle_t cusparseFor(cudaStream_t stream) {
-  static cusparseHandle_t handle = [] {
-    cusparseHandle_t h = nullptr;
-    cusparseCreate(&h);
-    return h;
-  }();
-  cusparseSetStream(handle, stream);
-  return handle;
+  thread_local detail::CusparseHandles handles;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return nullptr;
+  auto [it, added] = handles.byDevice.try_emplace(device, nullptr);
+  if (added && cusparseCreate(&it->second) != CUSPARSE_STATUS_SUCCESS) {
+    handles.byDevice.erase(it); // try again on the next call
+    return nullptr;
+  }
+  if (cusparseSetStream(it->second, stream) != CUSPARSE_STATUS_SUCCESS)
+    return nullptr;
+  return it->second;
 }
 
 struct CusparseCsr {

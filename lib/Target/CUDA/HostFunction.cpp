@@ -161,10 +161,9 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
   int64_t lda = op.getTransposeLhs() ? m : k;
   std::string a = pointer.lookup(op.getLhs()), b = pointer.lookup(op.getRhs());
   std::string c = destination(op.getResult());
-  body += "    SOPT_TRY_CUBLAS(cublasSetStream(sopt_cublas(), stream));\n";
   if (element.isF32()) {
     body += llvm::formatv(
-        "    SOPT_TRY_CUBLAS(cublasSgemmStridedBatched(sopt_cublas(), {0}, {1}, "
+        "    SOPT_TRY_CUBLAS(cublasSgemmStridedBatched(sopt::cublasFor(stream), {0}, {1}, "
         "{2}, {3}, {4}, &one, {5}, {6}, {7}, {8}, {9}, {10}, &zero, {11}, {2}, "
         "{12}, {13}));\n",
         opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch);
@@ -175,7 +174,7 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
                           "(f32, f16 and bf16 are supported)");
   std::string dataType = element.isF16() ? "CUDA_R_16F" : "CUDA_R_16BF";
   body += llvm::formatv(
-      "    SOPT_TRY_CUBLAS(cublasGemmStridedBatchedEx(sopt_cublas(), {0}, {1}, "
+      "    SOPT_TRY_CUBLAS(cublasGemmStridedBatchedEx(sopt::cublasFor(stream), {0}, {1}, "
       "{2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
       "{11}, {14}, {2}, {12}, {13}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));\n",
       opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType);

@@ -9,7 +9,7 @@
 // CHECK-NOT: kernel
 
 // CUDA: extern "C" cudaError_t mlp(const float *arg0, float *result0, cudaStream_t stream)
-// CUDA: cublasSgemmStridedBatched(sopt_cublas(), CUBLAS_OP_N, CUBLAS_OP_N, 8, 4, 16,
+// CUDA: cublasSgemmStridedBatched(sopt::cublasFor(stream), CUBLAS_OP_N, CUBLAS_OP_N, 8, 4, 16,
 // CUDA: extern "C" cudaError_t layer_norm_like(const float *arg0, const float *arg1, const float *arg2, float *result0, cudaStream_t stream)
 
 func.func @mlp(%x: tensor<4x16xf32>) -> tensor<4x8xf32> {
