@@ -4,6 +4,7 @@
 # Features:
 #   nvcc      nvcc was found; tests compile CUDA (generated or hand-written).
 #   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
+#   cuda-multi-gpu  two CUDA GPUs or more are visible (one host).
 #   dlmc-data the DLMC matrices are beside the checkout or at $SOPT_DLMC_DIR
 #             (../shared/data/dlmc, substituted as %dlmc_dir).
 #   mtx-data  the SuiteSparse Matrix Market files are beside the checkout or at
@@ -105,17 +106,22 @@ if nvcc:
                     ("RowOrder.cpp", "SparseIO.cpp", "SparseSchedule.cpp"))))
 
 
-def cuda_gpu_visible():
+def cuda_gpus_visible():
     smi = shutil.which("nvidia-smi")
     if not smi:
-        return False
+        return 0
     try:
         out = subprocess.run([smi, "-L"], capture_output=True, text=True,
                              timeout=30)
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return out.returncode == 0 and "GPU" in out.stdout
+        return 0
+    if out.returncode != 0:
+        return 0
+    return sum(1 for line in out.stdout.splitlines() if line.startswith("GPU "))
 
 
-if nvcc and cuda_gpu_visible():
+gpus = cuda_gpus_visible() if nvcc else 0
+if gpus >= 1:
     config.available_features.add("cuda-gpu")
+if gpus >= 2:
+    config.available_features.add("cuda-multi-gpu")

@@ -3,51 +3,25 @@
 // The generated host functions call cuSPARSE for sparse products that have no
 // kernel of our own yet. These wrappers release descriptors and work buffers
 // on every path out of a call, errors included. Handles are per host thread
-// and device, as for cuBLAS (Cublas.h says why).
+// and device (LibraryHandle.h says why).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SPARSE_OPT_RUNTIME_CUSPARSE_H
 #define SPARSE_OPT_RUNTIME_CUSPARSE_H
 
+#include "sparse-opt/Runtime/LibraryHandle.h"
 #include "sparse-opt/Runtime/TemporaryPool.h"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
-#include <map>
-
 namespace sopt {
 
-namespace detail {
-
-/// This thread's cuSPARSE handles by device.
-struct CusparseHandles {
-  std::map<int, cusparseHandle_t> byDevice;
-  ~CusparseHandles() {
-    for (auto &[device, handle] : byDevice)
-      cusparseDestroy(handle);
-  }
-};
-
-} // namespace detail
-
-/// This thread's handle for the current device, created on first use and
-/// bound to `stream`; nullptr when it cannot be created (the cuSPARSE call
-/// then fails).
+/// This thread's cuSPARSE handle for the current device, bound to `stream`.
 inline cusparseHandle_t cusparseFor(cudaStream_t stream) {
-  thread_local detail::CusparseHandles handles;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess)
-    return nullptr;
-  auto [it, added] = handles.byDevice.try_emplace(device, nullptr);
-  if (added && cusparseCreate(&it->second) != CUSPARSE_STATUS_SUCCESS) {
-    handles.byDevice.erase(it); // try again on the next call
-    return nullptr;
-  }
-  if (cusparseSetStream(it->second, stream) != CUSPARSE_STATUS_SUCCESS)
-    return nullptr;
-  return it->second;
+  return LibraryHandles<cusparseHandle_t, cusparseStatus_t, CUSPARSE_STATUS_SUCCESS,
+                        cusparseCreate, cusparseDestroy, cusparseSetStream>::forStream(stream);
 }
 
 struct CusparseCsr {
