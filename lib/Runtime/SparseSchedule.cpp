@@ -369,7 +369,7 @@ constexpr int64_t kHubColumnsPerThread = 8;
 /// segments) sets the time of a kernel whose tile groups all run at once,
 /// so its long rows are cut into segments of a mean row (kMinRowSegment at
 /// least). On the H100 the magnitude-pruned 512 x 2048 DLMC patterns at
-/// 95 and 98 % (longest rows 4.6 and 6.1 means) ran 1.35x faster so in f32
+/// 95 and 98 % (longest rows 4.6 and 6.1 means) ran 1.36-1.40x faster so in f32
 /// at n = 256; at n = 1024 (two GPUs' lanes or more) segments did not pay.
 constexpr double kSegmentSkew = 4;
 

@@ -4,7 +4,7 @@
 // was created and carries a stream and a workspace: one handle shared by
 // every caller would run a second device's work on the first, and two host
 // threads would race on its stream (work landing on the other thread's
-// stream, out of order with the kernels around it). handleFor gives each
+// stream, out of order with the kernels around it). LibraryHandles gives each
 // host thread a handle per device, created on first use (creation costs
 // milliseconds) and destroyed when the thread exits.
 //
