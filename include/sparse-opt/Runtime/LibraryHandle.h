@@ -32,9 +32,17 @@ struct LibraryHandles {
     if (cudaGetDevice(&device) != cudaSuccess)
       return nullptr;
     auto [it, added] = handles.map.try_emplace(device, nullptr);
-    if (added && Create(&it->second) != Ok) {
-      handles.map.erase(it); // try again on the next call
-      return nullptr;
+    if (added) {
+      // Creating a handle allocates memory, which a global stream capture
+      // (a first call being captured into a graph) would refuse.
+      cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+      cudaThreadExchangeStreamCaptureMode(&mode);
+      const bool created = Create(&it->second) == Ok;
+      cudaThreadExchangeStreamCaptureMode(&mode);
+      if (!created) {
+        handles.map.erase(it); // try again on the next call
+        return nullptr;
+      }
     }
     if (SetStream(it->second, stream) != Ok)
       return nullptr;

@@ -12,7 +12,10 @@
 // once. The caller's default pool is left as it is.
 //
 // Under stream capture the allocation becomes a node of the graph, owned by
-// the graph (CUDA's rule for every stream-ordered allocation).
+// the graph (CUDA's rule for every stream-ordered allocation). The pool
+// itself may be created during a capture (a function's first call): the
+// thread is then put in relaxed capture mode for that, since a global
+// capture refuses cudaMemPoolCreate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,12 @@ inline cudaMemPool_t temporaryPool(cudaError_t &status) {
   std::lock_guard<std::mutex> guard(lock);
   auto [it, added] = pools.try_emplace(device, nullptr);
   if (added) {
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    status = cudaThreadExchangeStreamCaptureMode(&mode);
+    if (status != cudaSuccess) {
+      pools.erase(it);
+      return nullptr;
+    }
     cudaMemPoolProps props = {};
     props.allocType = cudaMemAllocationTypePinned;
     props.location.type = cudaMemLocationTypeDevice;
@@ -49,6 +58,7 @@ inline cudaMemPool_t temporaryPool(cudaError_t &status) {
       uint64_t keepAll = UINT64_MAX;
       status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll);
     }
+    cudaThreadExchangeStreamCaptureMode(&mode); // the caller's mode back
     if (status != cudaSuccess) {
       if (pool)
         cudaMemPoolDestroy(pool);

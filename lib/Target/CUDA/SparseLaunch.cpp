@@ -117,9 +117,10 @@ struct KnownPattern {
 };
 
 /// A table prepared from a pattern at compile time: `values` as a static
-/// array (`comment` above it), uploaded on the first call, and a guard that
-/// the caller passes a pattern of the table's `nnz` (`what` names the table
-/// in that guard's comment). Returns the device pointer's name.
+/// array (`comment` above it), copied to each device on its first call there
+/// (sopt::deviceTable), and a guard that the caller passes a pattern of the
+/// table's `nnz` (`what` names the table in that guard's comment). Returns
+/// the device pointer's name.
 std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
                              ArrayRef<int32_t> values, int64_t nnz,
                              const CsrExpressions &csr, SparseLaunchText &text) {
@@ -132,21 +133,12 @@ std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
     os << "0";
   os << "\n};\n\n";
   text.statics += table;
-  // Uploaded on first use; a function-local static initialises once even
-  // when several threads call.
   text.body += llvm::formatv(
-      "    static const int32_t *{0} = [] {{\n"
-      "      int32_t *device = nullptr;\n"
-      "      if (cudaMalloc(&device, sizeof({0}_host)) != cudaSuccess ||\n"
-      "          cudaMemcpy(device, {0}_host, sizeof({0}_host), cudaMemcpyHostToDevice) != cudaSuccess)\n"
-      "        return (int32_t *)nullptr;\n"
-      "      return device;\n"
-      "    }();\n"
-      "    if (!{0})\n"
-      "      return cudaErrorMemoryAllocation;\n"
       "    // The {3} prepared for a pattern of {1} nonzeros.\n"
       "    if ({2} != {1})\n"
-      "      return cudaErrorInvalidValue;\n",
+      "      return cudaErrorInvalidValue;\n"
+      "    const int32_t *{0} = nullptr;\n"
+      "    SOPT_TRY(sopt::deviceTable({0}_host, sizeof({0}_host) / sizeof(int32_t), &{0}));\n",
       name, nnz, csr.nnz, what);
   return name.str();
 }
@@ -240,35 +232,32 @@ std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef 
 }
 
 /// The row of every entry of an SDDMM pattern known at compile time, as the
-/// expression of a device pointer that the generated code fills on its
-/// first call (launchEntryRows from the caller's positions, then a
-/// synchronize: later calls on other streams find it complete), after a
-/// guard that the caller passes a pattern of the compiled nnz; nullptr (the
-/// tiles search the positions) without a pattern file. Expanded on the
-/// device rather than embedded: a table of nnz integers would dwarf the
-/// rest of the source.
-std::string emitEntryRows(const KnownPattern &pattern, StringRef name, StringRef matrix,
+/// expression of a device pointer: the pattern's row positions are a static
+/// table, expanded into each entry's row on the host and copied to each
+/// device on its first call there (sopt::deviceEntryRows), after a guard
+/// that the caller passes a pattern of the compiled nnz; nullptr (the tiles
+/// search the positions) without a pattern file. The positions rather than
+/// the rows themselves: a table of nnz integers would dwarf the rest of the
+/// source.
+std::string emitEntryRows(const KnownPattern &pattern, StringRef name,
                           const CsrExpressions &csr, SparseLaunchText &text) {
   if (!pattern.known())
     return "nullptr";
+  std::string table;
+  llvm::raw_string_ostream os(table);
+  os << "// Where each row of " << pattern.path << " starts among its entries.\n"
+     << "static const int32_t " << name << "_positions_host[] = {";
+  for (int64_t i = 0; i <= pattern.csr.rows; ++i)
+    os << (i % 16 == 0 ? "\n    " : " ") << pattern.csr.positions[i] << ",";
+  os << "\n};\n\n";
+  text.statics += table;
   text.body += llvm::formatv(
-      "    // The row of each entry of {3}, expanded on the first call.\n"
+      "    // The row of each entry of {3}, expanded from its positions.\n"
       "    if ({2} != {1})\n"
       "      return cudaErrorInvalidValue;\n"
-      "    static const int32_t *{0} = [&] {{\n"
-      "      int32_t *device = nullptr;\n"
-      "      if (cudaMalloc(&device, sizeof(int32_t) * ({1} > 0 ? {1} : 1)) != cudaSuccess)\n"
-      "        return (int32_t *)nullptr;\n"
-      "      if (sopt::launchEntryRows({4}, device, stream) != cudaSuccess ||\n"
-      "          cudaStreamSynchronize(stream) != cudaSuccess) {{\n"
-      "        cudaFree(device);\n"
-      "        return (int32_t *)nullptr;\n"
-      "      }\n"
-      "      return device;\n"
-      "    }();\n"
-      "    if (!{0})\n"
-      "      return cudaErrorMemoryAllocation;\n",
-      name, pattern.csr.nnz, csr.nnz, pattern.path, matrix);
+      "    const int32_t *{0} = nullptr;\n"
+      "    SOPT_TRY(sopt::deviceEntryRows({0}_positions_host, {4}, &{0}));\n",
+      name, pattern.csr.nnz, csr.nnz, pattern.path, pattern.csr.rows);
   return name.str();
 }
 
@@ -475,29 +464,21 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   os << "\n";
   sopt_csr_free(&t);
   text.statics += table;
-  // Uploaded on first use into one allocation; a function-local static
-  // initialises once even when several threads call.
+  // Each copied to a device on its first call there.
   text.body += llvm::formatv(
-      "    static const int32_t *{0}_tables = [] {{\n"
-      "      int32_t *device = nullptr;\n"
-      "      const size_t p = sizeof({0}_positions_host), c = sizeof({0}_coordinates_host);\n"
-      "      if (cudaMalloc(&device, p + 2 * c) != cudaSuccess ||\n"
-      "          cudaMemcpy(device, {0}_positions_host, p, cudaMemcpyHostToDevice) != cudaSuccess ||\n"
-      "          cudaMemcpy((char *)device + p, {0}_coordinates_host, c, cudaMemcpyHostToDevice) != cudaSuccess ||\n"
-      "          cudaMemcpy((char *)device + p + c, {0}_permutation_host, c, cudaMemcpyHostToDevice) != cudaSuccess)\n"
-      "        return (int32_t *)nullptr;\n"
-      "      return device;\n"
-      "    }();\n"
-      "    if (!{0}_tables)\n"
-      "      return cudaErrorMemoryAllocation;\n"
       "    // The tables were prepared for a pattern of {1} nonzeros.\n"
       "    if ({2} != {1})\n"
       "      return cudaErrorInvalidValue;\n"
-      "    const int32_t *{0}_positions = {0}_tables;\n"
-      "    const int32_t *{0}_coordinates = {0}_tables + sizeof({0}_positions_host) / sizeof(int32_t);\n"
+      "    const int32_t *{0}_positions = nullptr, *{0}_coordinates = nullptr, "
+      "*{0}_permutation = nullptr;\n"
+      "    SOPT_TRY(sopt::deviceTable({0}_positions_host, sizeof({0}_positions_host) / "
+      "sizeof(int32_t), &{0}_positions));\n"
+      "    SOPT_TRY(sopt::deviceTable({0}_coordinates_host, sizeof({0}_coordinates_host) / "
+      "sizeof(int32_t), &{0}_coordinates));\n"
+      "    SOPT_TRY(sopt::deviceTable({0}_permutation_host, sizeof({0}_permutation_host) / "
+      "sizeof(int32_t), &{0}_permutation));\n"
       "    // Sᵀ's values: S's, permuted by the compile-time transpose of its pattern.\n"
-      "    SOPT_TRY(sopt::launchPermuteValues({3}, {0}_coordinates + sizeof({0}_coordinates_host) / sizeof(int32_t), "
-      "{2}, {4}, stream));\n",
+      "    SOPT_TRY(sopt::launchPermuteValues({3}, {0}_permutation, {2}, {4}, stream));\n",
       prefix, nnz, s.nnz, s.values, transposed.values);
   return text;
 }
@@ -595,7 +576,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     return text;
   }
   std::string entryRows =
-      emitEntryRows(known, tablePrefix.str() + "_entry_rows", matrix, pattern, text);
+      emitEntryRows(known, tablePrefix.str() + "_entry_rows", pattern, text);
   const bool prepared = entryRows != "nullptr";
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
@@ -604,7 +585,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
       "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block, {8}\n",
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
       s.vectorWidth, s.tilesPerBlock, summary,
-      prepared ? "entries' rows expanded on the first call" : "entries' rows searched");
+      prepared ? "entries' rows from the compile-time pattern" : "entries' rows searched");
   std::string tail = epilogueAndTable(epilogueArg, entryRows);
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "

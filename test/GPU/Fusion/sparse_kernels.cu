@@ -224,22 +224,19 @@ void prunedLinearSegments(Report &report, const std::string &patternFile) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s pruned_300x257.smtx\n", argv[0]);
-    return 2;
-  }
+  const std::string patternFile = patternFileArgument(argc, argv);
   Report report;
-  prunedLinear(report, argv[1]);
+  prunedLinear(report, patternFile);
   prunedReluBf16(report);
-  scores(report, argv[1]);
+  scores(report, patternFile);
   scoresBlocksF16(report);
-  scoresKnown(report, argv[1], scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
-  scoresKnown(report, argv[1], scores_planes_known,
+  scoresKnown(report, patternFile, scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
+  scoresKnown(report, patternFile, scores_planes_known,
               "scores_planes_known dense_blocks64, windows + B planes");
   sampledF16(report);
   sparseAttention(report);
   prunedLinearBlocks(report);
-  prunedLinearSlices(report, argv[1]);
-  prunedLinearSegments(report, argv[1]);
+  prunedLinearSlices(report, patternFile);
+  prunedLinearSegments(report, patternFile);
   return report.exitCode();
 }

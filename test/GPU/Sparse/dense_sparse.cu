@@ -217,13 +217,10 @@ void denseCscSlices(Report &report) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s pruned_300x257.smtx\n", argv[0]);
-    return 2;
-  }
+  const std::string patternFile = patternFileArgument(argc, argv);
   Report report;
-  linearCsc(report, argv[1]);
-  denseCsrPattern(report, argv[1]);
+  linearCsc(report, patternFile);
+  denseCsrPattern(report, patternFile);
   denseCsrBf16(report);
   denseCscF16(report);
   denseCscVec4(report);

@@ -92,6 +92,16 @@ inline void findMatrices(const std::string &dir, std::vector<std::string> &out) 
   std::sort(out.begin(), out.end());
 }
 
+/// The pattern file a test takes as its only argument (exits with a usage
+/// line otherwise).
+inline std::string patternFileArgument(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s pruned_300x257.smtx\n", argv[0]);
+    std::exit(2);
+  }
+  return argv[1];
+}
+
 /// Reads `path` (exits with the reader's message when it is malformed).
 inline Pattern readPattern(const std::string &path) {
   sopt_csr m{};

@@ -65,19 +65,22 @@ func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48
 }
 
 // With the pattern known at compile time the tiles read each entry's row
-// instead of searching the positions: the generated code checks the
-// caller's nnz, expands the rows from the caller's positions on its first
-// call, and passes them after the default epilogue.
+// instead of searching the positions: the pattern's positions (tiny.smtx:
+// rows of 1, 3, 0 and 2 entries) are a static table, the generated code
+// checks the caller's nnz, has sopt::deviceEntryRows expand the positions
+// into each entry's row (copied to the device on its first call there) and
+// passes them after the default epilogue.
+// CHECK: // Where each row of {{.*}}Inputs/tiny.smtx starts among its entries.
+// CHECK-NEXT: static const int32_t [[ROWS:[a-z_0-9]+]]_positions_host[] = {
+// CHECK-NEXT:     0, 1, 4, 4, 6,
+// CHECK-NEXT: };
 // CHECK: extern "C" cudaError_t scores_known(
-// CHECK: // The row of each entry of {{.*}}Inputs/tiny.smtx, expanded on the first call.
+// CHECK: // The row of each entry of {{.*}}Inputs/tiny.smtx, expanded from its positions.
 // CHECK-NEXT: if (arg2_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
-// CHECK-NEXT: static const int32_t *[[ROWS:[a-z_0-9]+]] = [&] {
-// CHECK: if (sopt::launchEntryRows(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, device, stream) != cudaSuccess ||
-// CHECK-NEXT: cudaStreamSynchronize(stream) != cudaSuccess) {
-// CHECK: if (![[ROWS]])
-// CHECK-NEXT: return cudaErrorMemoryAllocation;
-// CHECK-NEXT: // sopt.sddmm (A · Bᵀ) ⊙ S, S 4x6, k = 64: tiles of 16 consecutive nonzeros, 4 lanes per nonzero, vectors of 4, 4 warps per block, entries' rows expanded on the first call
+// CHECK-NEXT: const int32_t *[[ROWS]] = nullptr;
+// CHECK-NEXT: SOPT_TRY(sopt::deviceEntryRows([[ROWS]]_positions_host, 4, &[[ROWS]]));
+// CHECK-NEXT: // sopt.sddmm (A · Bᵀ) ⊙ S, S 4x6, k = 64: tiles of 16 consecutive nonzeros, 4 lanes per nonzero, vectors of 4, 4 warps per block, entries' rows from the compile-time pattern
 // CHECK-NEXT: SOPT_TRY((sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream, sopt::ScaleByPattern{}, [[ROWS]])));
 func.func @scores_known(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
                         %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/tiny.smtx"}) -> tensor<4x6xf32, #CSR> {
@@ -111,18 +114,20 @@ func.func @scores_blocks_split(%q: tensor<64x1024xf32>, %k: tensor<48x1024xf32>,
 
 // With the pattern known at compile time (tiny.smtx, 4 x 6: rows of 1, 3,
 // 0 and 2 entries) the rows' column windows are a static table (one block
-// of 32 columns: each row's first entry and end), uploaded on first use and
-// passed after the default epilogue; the blocks then need no search.
+// of 32 columns: each row's first entry and end), copied to each device on
+// its first use there and passed after the default epilogue; the blocks
+// then need no search.
 // CHECK: // Where the rows of {{.*}}Inputs/tiny.smtx reach each block of 32 columns
 // CHECK-NEXT: // (sopt_csr_column_windows).
 // CHECK-NEXT: static const int32_t [[WINDOWS:[a-z_0-9]+]]_host[] = {
 // CHECK-NEXT:     0, 1, 1, 4, 4, 4, 4, 6,
 // CHECK-NEXT: };
 // CHECK: extern "C" cudaError_t scores_blocks_known(
-// CHECK: static const int32_t *[[WINDOWS]] = [] {
 // CHECK: // The windows were prepared for a pattern of 6 nonzeros.
 // CHECK-NEXT: if (arg2_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
+// CHECK-NEXT: const int32_t *[[WINDOWS]] = nullptr;
+// CHECK-NEXT: SOPT_TRY(sopt::deviceTable([[WINDOWS]]_host, sizeof([[WINDOWS]]_host) / sizeof(int32_t), &[[WINDOWS]]));
 // CHECK: dense 32x32 blocks on tensor cores, sampled at S's entries (rows' column windows prepared at compile time, blocks without entries skipped)
 // CHECK-NEXT: SOPT_TRY((sopt::launchSddmmBlocks<__half, 32>(sopt::CsrMatrix<__half>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream, sopt::ScaleByPattern{}, [[WINDOWS]])));
 func.func @scores_blocks_known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,

@@ -1,0 +1,104 @@
+// Generated functions whose compile-time pattern tables (row order, row
+// segments, column windows, entries' rows expanded from the positions) are
+// copied to the device on first use, called for the first time while their
+// stream is being captured into a CUDA graph (global capture mode): the
+// capture must succeed, the tables must not become part of the graph, and
+// two replays must give, bit for bit, what an eager call gives afterwards.
+//
+// REQUIRES: cuda-gpu
+// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
+// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// CHECK-COUNT-4: first call captured {{.*}} PASS
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "SparseCases.h"
+#include "sparse_kernels.h"
+
+#include <cstring>
+
+using namespace harness;
+
+namespace {
+
+/// `call(stream)` captured first, replayed twice, then called eagerly; 0
+/// when every step succeeded and the outputs agree bit for bit.
+template <typename T, typename Call>
+void checkCaptured(Report &report, const std::string &name, Tensor<T> &out, Call call) {
+  cudaGetLastError(); // an earlier case's error is not this one's
+  cudaStream_t stream = nullptr;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  out.poison();
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const cudaError_t captured = call(stream);
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  bool ok = captured == cudaSuccess && ended == cudaSuccess &&
+            cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
+  for (int i = 0; ok && i < 2; ++i)
+    ok = cudaGraphLaunch(exec, stream) == cudaSuccess;
+  ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
+  std::vector<T> replayed;
+  if (ok) {
+    out.download();
+    replayed = out.host;
+    out.poison();
+    ok = call(stream) == cudaSuccess && cudaStreamSynchronize(stream) == cudaSuccess;
+  }
+  if (ok) {
+    out.download();
+    ok = std::memcmp(replayed.data(), out.host.data(), replayed.size() * sizeof(T)) == 0;
+  }
+  std::printf("%s: capture %s, end %s\n", name.c_str(), cudaGetErrorString(captured),
+              cudaGetErrorString(ended));
+  report.check(name + ": first call captured, replays equal an eager call", ok ? 0.0 : 1.0,
+               0.0);
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  if (graph)
+    cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const std::string patternFile = patternFileArgument(argc, argv);
+  Report report;
+  const Pattern pattern = readPattern(patternFile);
+  DeviceCsr<float> w(pattern);
+  const int64_t m = pattern.rows, k = pattern.cols, nnz = pattern.nnz();
+
+  // Row order (by length) and a fused GELU + residual epilogue, n = 100.
+  Tensor<float> x(k * 100), b(m), res(m * 100), y(m * 100);
+  x.randomize(), b.randomize(-0.5, 0.5), res.randomize();
+  checkCaptured(report, "pruned_linear (row order)", y, [&](cudaStream_t s) {
+    return pruned_linear(w.positions.device, w.coordinates.device, w.values.device, nnz,
+                         x.device, b.device, res.device, y.device, s);
+  });
+  // Row order and row segments, whose partial sums are a temporary.
+  Tensor<float> x50(k * 50), y50(m * 50);
+  x50.randomize();
+  checkCaptured(report, "pruned_linear_segments (row order, segments)", y50,
+                [&](cudaStream_t s) {
+                  return pruned_linear_segments(w.positions.device, w.coordinates.device,
+                                                w.values.device, nnz, x50.device, b.device,
+                                                y50.device, s);
+                });
+  // SDDMM tiles reading each entry's row.
+  Tensor<float> q(m * 64), kt(k * 64), d(nnz);
+  q.randomize(), kt.randomize();
+  checkCaptured(report, "scores (entries' rows)", d, [&](cudaStream_t s) {
+    return scores(q.device, kt.device, w.positions.device, w.coordinates.device,
+                  w.values.device, nnz, d.device, s);
+  });
+  // SDDMM dense blocks reading the rows' column windows.
+  Tensor<float> q40(m * 40), k40(k * 40), scale(1), d40(nnz);
+  q40.randomize(), k40.randomize(), scale.randomize(0.5, 2);
+  checkCaptured(report, "scores_blocks_known (column windows)", d40, [&](cudaStream_t s) {
+    return scores_blocks_known(q40.device, k40.device, w.positions.device, w.coordinates.device,
+                               w.values.device, nnz, scale.device, d40.device, s);
+  });
+  return report.exitCode();
+}
