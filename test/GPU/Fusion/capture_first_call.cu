@@ -15,50 +15,14 @@
 #include "SparseCases.h"
 #include "sparse_kernels.h"
 
-#include <cstring>
-
 using namespace harness;
 
 namespace {
 
-/// `call(stream)` captured first, replayed twice, then called eagerly; 0
-/// when every step succeeded and the outputs agree bit for bit.
 template <typename T, typename Call>
 void checkCaptured(Report &report, const std::string &name, Tensor<T> &out, Call call) {
-  cudaGetLastError(); // an earlier case's error is not this one's
-  cudaStream_t stream = nullptr;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  out.poison();
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-  const cudaError_t captured = call(stream);
-  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
-  bool ok = captured == cudaSuccess && ended == cudaSuccess &&
-            cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
-  for (int i = 0; ok && i < 2; ++i)
-    ok = cudaGraphLaunch(exec, stream) == cudaSuccess;
-  ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
-  std::vector<T> replayed;
-  if (ok) {
-    out.download();
-    replayed = out.host;
-    out.poison();
-    ok = call(stream) == cudaSuccess && cudaStreamSynchronize(stream) == cudaSuccess;
-  }
-  if (ok) {
-    out.download();
-    ok = std::memcmp(replayed.data(), out.host.data(), replayed.size() * sizeof(T)) == 0;
-  }
-  std::printf("%s: capture %s, end %s\n", name.c_str(), cudaGetErrorString(captured),
-              cudaGetErrorString(ended));
-  report.check(name + ": first call captured, replays equal an eager call", ok ? 0.0 : 1.0,
-               0.0);
-  if (exec)
-    cudaGraphExecDestroy(exec);
-  if (graph)
-    cudaGraphDestroy(graph);
-  cudaStreamDestroy(stream);
+  report.check(name + ": first call captured, replays equal an eager call",
+               capturedCallEqualsEager(name, out, call) ? 0.0 : 1.0, 0.0);
 }
 
 } // namespace

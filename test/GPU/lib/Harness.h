@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -125,6 +126,47 @@ struct Report {
     return failures ? 1 : 0;
   }
 };
+
+/// `call(stream)` made inside a global stream capture on a stream of its
+/// own, the graph replayed twice, then `call` made eagerly: true when every
+/// step succeeded and the replays left `out` equal, bit for bit, to what
+/// the eager call leaves. Prints the capture's status after `name`.
+template <typename T, typename Call>
+bool capturedCallEqualsEager(const std::string &name, Tensor<T> &out, Call call) {
+  cudaGetLastError(); // an earlier case's error is not this one's
+  cudaStream_t stream = nullptr;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  out.poison();
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+  const cudaError_t captured = call(stream);
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  std::printf("%s: capture %s, end %s\n", name.c_str(), cudaGetErrorString(captured),
+              cudaGetErrorString(ended));
+  bool ok = captured == cudaSuccess && ended == cudaSuccess &&
+            cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess;
+  for (int i = 0; ok && i < 2; ++i)
+    ok = cudaGraphLaunch(exec, stream) == cudaSuccess;
+  ok = ok && cudaStreamSynchronize(stream) == cudaSuccess;
+  std::vector<T> replayed;
+  if (ok) {
+    out.download();
+    replayed = out.host;
+    out.poison();
+    ok = call(stream) == cudaSuccess && cudaStreamSynchronize(stream) == cudaSuccess;
+  }
+  if (ok) {
+    out.download();
+    ok = std::memcmp(replayed.data(), out.host.data(), replayed.size() * sizeof(T)) == 0;
+  }
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  if (graph)
+    cudaGraphDestroy(graph);
+  cudaStreamDestroy(stream);
+  return ok;
+}
 
 /// Runs a generated host function and waits for it.
 template <typename Fn, typename... Args> void launch(Fn fn, Args... args) {
