@@ -218,18 +218,26 @@ constexpr int64_t kSplitFewestBlocks = 64;
 constexpr int64_t kSplitShortestK32 = 512, kSplitShortestK16 = 1024;
 constexpr int64_t kSplitOverTilesK = 1024;
 
-/// Whether sddmmBlockSize's 64 x 64 blocks split k in two.
-bool splitsK(const SparsityStats &stats, int64_t k, int elementBytes) {
+/// Whether the product is long in k but has too few 64 x 64 blocks to fill
+/// the GPU (the case for splitting k).
+bool longFewBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
   const int64_t shortestK = elementBytes == 4 ? kSplitShortestK32 : kSplitShortestK16;
   return k >= shortestK && wideBlocks >= kSplitFewestBlocks && wideBlocks < kSddmmWideBlocks;
 }
 
+/// Whether sddmmBlockSize's 64 x 64 blocks split k in two: 16-bit only. f32
+/// takes 32 x 32 blocks fed straight from global memory there instead
+/// (SddmmDirect.cuh; on the H100 1.11-1.15x faster than the split blocks at
+/// k = 1024 on 512 x 512 patterns).
+bool splitsK(const SparsityStats &stats, int64_t k, int elementBytes) {
+  return elementBytes != 4 && longFewBlocks(stats, k, elementBytes);
+}
+
 /// The side of the SDDMM dense blocks: 64 when the pattern makes at least
 /// kSddmmWideBlocks blocks of 64 x 64 (in 16-bit with k >= 256, at least
-/// kWgmmaFewestBlocks16; with k split in two, kSplitFewestBlocks),
-/// otherwise 32 (four times the blocks, four warps on each 32 x 16 piece,
-/// each on a quarter of k).
+/// kWgmmaFewestBlocks16; with k split in two, kSplitFewestBlocks: 16-bit
+/// only), otherwise 32 (four times the blocks; in f32 SddmmDirect.cuh's).
 int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
   const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
   if (elementBytes == 2 && k >= kWgmmaShortestK16 && wideBlocks >= kWgmmaFewestBlocks16)
@@ -241,7 +249,7 @@ int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
 /// kSddmmWideBlocks of them, or 64 x 64 ones whose k is split (two thread
 /// blocks each).
 bool denseBlocksFillGpu(const SparsityStats &stats, int64_t k, int elementBytes) {
-  return splitsK(stats, k, elementBytes) ||
+  return longFewBlocks(stats, k, elementBytes) ||
          sddmmBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes)) >= kSddmmWideBlocks;
 }
 
@@ -268,7 +276,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (elementBytes == 4)
     return (density >= kDenseBlocksDensity32 &&
             (work >= kDenseBlocksWork32 ||
-             (k >= kSplitOverTilesK && splitsK(stats, k, elementBytes)))) ||
+             (k >= kSplitOverTilesK && longFewBlocks(stats, k, elementBytes)))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
             denseBlocksFillGpu(stats, k, elementBytes));
   return false;

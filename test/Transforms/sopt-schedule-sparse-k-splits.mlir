@@ -1,10 +1,12 @@
 // Long SDDMMs by dense blocks whose 64 x 64 blocks are too few to fill the
-// GPU (64 to 131 of them) split k in two, from k = 512 in f32 and 1024 in
-// 16-bit: a cluster of two thread blocks per output block (k_splits = 2). The patterns are written by
+// GPU (64 to 131 of them) split k in two in 16-bit from k = 1024: a cluster
+// of two thread blocks per output block (k_splits = 2). f32 takes 32 x 32
+// blocks fed from global memory there instead (SddmmDirect.cuh), from k =
+// 512 where it used to split. The patterns are written by
 // the test: 512 x 512 with every fifth column of each row (20 %, 64 blocks
 // of 64 x 64), 2048 x 512 likewise (256 blocks) and 256 x 512 (32 blocks),
-// and 512 x 512 with every tenth (10 %). In f32 from k = 1024 such split
-// blocks also serve patterns of 8 % density whatever nnz * k.
+// and 512 x 512 with every tenth (10 %). In f32 from k = 1024 such blocks
+// also serve patterns of 8 % density whatever nnz * k.
 // RUN: python3 -c "r, c, s = 512, 512, 5; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.square.smtx
 // RUN: python3 -c "r, c, s = 2048, 512, 5; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.tall.smtx
 // RUN: python3 -c "r, c, s = 256, 512, 5; rows = [[j for j in range(c) if j % s == i % s] for i in range(r)]; import itertools; pos = [0] + list(itertools.accumulate(len(x) for x in rows)); print(f'{r}, {c}, {pos[-1]}'); print(' '.join(map(str, pos))); print(' '.join(str(j) for x in rows for j in x))" > %t.short.smtx
@@ -13,9 +15,8 @@
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @k_splits
-// 512 x 512, f32, k = 1024: blocks of 64 (the default side, not printed),
-// k split in two.
-// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, k_splits = 2>}
+// 512 x 512, f32, k = 1024: blocks of 32, k whole.
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 // ... k = 256: blocks of 32, k whole.
 // CHECK: sopt.sddmm %arg3, %arg4, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 // ... f16, k = 1024: split; k = 256: blocks of 64, k whole.
@@ -25,13 +26,13 @@
 // CHECK: sopt.sddmm %arg11, %arg12, %arg10 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
 // 256 x 512, f32, k = 2048: 32 blocks of 64, too few even split: blocks of 32.
 // CHECK: sopt.sddmm %arg14, %arg15, %arg13 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
-// 512 x 512 at 10 %, f32, k = 1024: 2.7e7 products, below 3e7, but split
-// blocks; k = 512: tiles of nonzeros.
-// 512 x 512 at 20 %, k = 512: f32 splits (2.7e7 products, blocks by the 15 %
-// rule: the split pairs fill the GPU); f16 does not.
-// CHECK: sopt.sddmm %arg1, %arg2, %arg16 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, k_splits = 2>}
+// 512 x 512 at 10 %, f32, k = 1024: 2.7e7 products, below 3e7, but dense
+// blocks (of 32); k = 512: tiles of nonzeros.
+// 512 x 512 at 20 %, k = 512: f32 blocks of 32 (2.7e7 products, blocks by
+// the 15 % rule: they fill the GPU); f16 does not split.
+// CHECK: sopt.sddmm %arg1, %arg2, %arg16 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 // CHECK: sopt.sddmm %arg17, %arg18, %arg16 transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros =
-// CHECK: sopt.sddmm %arg17, %arg18, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, k_splits = 2>}
+// CHECK: sopt.sddmm %arg17, %arg18, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 // CHECK: sopt.sddmm %arg19, %arg20, %arg5 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
 func.func @k_splits(%s: tensor<512x512xf32, #CSR> {sopt.sparsity_pattern = "@SQUARE@"},
                     %a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>,

@@ -331,13 +331,14 @@ func.func @dense_blocks(%h: tensor<8x16xf16, #CSR> {sopt.sparsity_pattern = "Inp
 
 // The side of the dense blocks from the shape alone (k = 4096 takes them
 // whatever the pattern): 1024 x 1024 makes 256 blocks of 64 x 64, enough for
-// the 132 SMs (64, the default, not printed); 512 x 512 makes 64, which
-// split k in two (k >= 1024); 256 x 512 makes 32, so 32 x 32 blocks, four
+// the 132 SMs (64, the default, not printed); 512 x 512 makes 64, too few:
+// f32 takes 32 x 32 blocks (fed from global memory, SddmmDirect.cuh) rather
+// than split k (16-bit splits); 256 x 512 makes 32, so 32 x 32 blocks, four
 // times as many.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @dense_block_size
 // CHECK: sopt.sddmm %arg1, %arg2, %arg0 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural>}
-// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, k_splits = 2>}
+// CHECK: sopt.sddmm %arg4, %arg5, %arg3 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 // CHECK: sopt.sddmm %arg7, %arg8, %arg6 transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, {{[^>]*}}row_order = natural, block_size = 32>}
 func.func @dense_block_size(%s: tensor<1024x1024xf32, #CSR>, %a: tensor<1024x4096xf32>, %b: tensor<1024x4096xf32>,
                             %t: tensor<512x512xf32, #CSR>, %c: tensor<512x4096xf32>, %d: tensor<512x4096xf32>,

@@ -264,9 +264,11 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     k = 1024 4 % whenever 64 or more do) for enough
     work, in blocks of 32 x 32 (`block_size = 32`) when 64 x 64 ones would
     not fill the GPU's SMs (in 16-bit with k >= 256: fewer than 64 of
-    them), except that 64 to 131 blocks of 64 x 64 split k in two from
-    k = 512 in f32 and 1024 in 16-bit (`k_splits = 2`: a cluster of two
-    thread blocks per dense block); a sparse SDDMM of at least 33792
+    them, or in f32 fewer than 132 and k >= 512, where 32 x 32 blocks fed
+    straight from global memory beat the split below), except that in
+    16-bit 64 to 131 blocks of 64 x 64 split k in two from k = 1024
+    (`k_splits = 2`: a cluster of two thread blocks per dense block); a
+    sparse SDDMM of at least 33792
     nonzeros (in f32 also 6e6 products) takes tiles of 32 nonzeros
     (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit)
     outputs per lane group.

@@ -1,0 +1,188 @@
+//===- SddmmDirect.cuh - f32 SDDMM blocks fed from global memory --*- CUDA -*-===//
+//
+// The f32 32 x 32 dense blocks of SddmmBlocks.cuh without shared-memory
+// staging: each of a block's eight warps takes every eighth chunk of 32 k
+// for the whole 32 x 32 block, its lanes load their mma fragments straight
+// from global memory (float4s: lane t holds k 4t .. 4t + 3 of each 16, the
+// same permutation of k for A's rows and B's rows, so that each float4 feeds
+// two m16n8k8 steps), split them into TF32 parts in registers and issue
+// three mma.sync per product; the warps' sums meet in shared memory once,
+// and each entry of S in the block adds them in warp order. No barrier
+// inside the loop: the staged kernel's chain of copy, barrier and fragment
+// loads per chunk set its pace, and eight stages in flight instead of four
+// changed nothing (docs/benchmarks/sweeps).
+//
+// On the H100 (2026-11-25, random 512 x 512 patterns of 10-50 %, same
+// process): 1.12-1.13x the staged 32 x 32 blocks at k = 256 and 1.11-1.15x
+// the 64 x 64 blocks with k split in two at k = 1024. Each warp keeps its
+// chunks' products in the mma accumulators (folding each chunk in rounded
+// f32, as the staged kernel does, does not fit two blocks per SM): the
+// error is 1.0-1.7e-7 of the terms' magnitudes against 3-5e-8 there.
+//
+// Requires sm_80 or newer (mma.sync on TF32). Vector loads need k a
+// multiple of 4 and A, B aligned to 16 bytes; otherwise each element is
+// loaded alone (sddmmDirectKernel<false>).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
+#define SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
+
+#include "sparse-opt/Runtime/SparseRow.cuh"
+#include "sparse-opt/Runtime/TensorCore.cuh"
+
+#include <cuda_runtime.h>
+
+namespace sopt {
+
+namespace sddmm_direct {
+
+constexpr int kBlock = 32, kWarps = 8, kChunk = 32;
+
+/// Four consecutive elements of `row` from `k0` (zeros past `k` or for a
+/// row outside the matrix).
+template <bool VectorLoads>
+__device__ __forceinline__ float4 loadFour(const float *__restrict__ matrix, int32_t rows,
+                                           int32_t row, int32_t k, int32_t k0) {
+  if (row >= rows || k0 >= k)
+    return make_float4(0, 0, 0, 0);
+  const float *at = matrix + int64_t(row) * k + k0;
+  if constexpr (VectorLoads)
+    return *reinterpret_cast<const float4 *>(at);
+  return make_float4(at[0], k0 + 1 < k ? at[1] : 0.f, k0 + 2 < k ? at[2] : 0.f,
+                     k0 + 3 < k ? at[3] : 0.f);
+}
+
+} // namespace sddmm_direct
+
+template <bool VectorLoads, typename Epilogue>
+__global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
+    sddmmDirectKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
+                      const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
+                      Epilogue epilogue, const int32_t *__restrict__ windows) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap(); // mma.sync on TF32 needs sm_80
+#else
+  using namespace sddmm_direct;
+  __shared__ float partial[kWarps][kBlock][kBlock + 1];
+  __shared__ int32_t windowBegin[kBlock], windowEnd[kBlock];
+  // (rows and columns within int32: at most 65535 row blocks, and S's
+  // column indices are int32.)
+  const int32_t row0 = int32_t(blockIdx.y) * kBlock, col0 = int32_t(blockIdx.x) * kBlock;
+  const int32_t rows = int32_t(s.rows), cols = int32_t(s.cols);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+
+  // Where each row's entries reach this block's columns (thread r: row r):
+  // prepared, or a search of the row.
+  bool sampled = false;
+  if (threadIdx.x < kBlock) {
+    const int32_t row = row0 + int32_t(threadIdx.x);
+    int32_t begin = 0, end = 0;
+    if (row < rows) {
+      if (windows) {
+        const int32_t *at = windows + int64_t(row) * (gridDim.x + 1) + blockIdx.x;
+        begin = at[0], end = at[1];
+      } else {
+        const int32_t first = s.positions[row], last = s.positions[row + 1];
+        begin = lowerBound(s.coordinates, first, last, col0); // SparseRow.cuh
+        end = lowerBound(s.coordinates, begin, last, int64_t(col0) + kBlock);
+      }
+    }
+    windowBegin[threadIdx.x] = begin, windowEnd[threadIdx.x] = end;
+    sampled = begin < end;
+  }
+  if (!__syncthreads_or(sampled))
+    return;
+
+  // Warp w: chunks w, w + 8, ...; two m16 tiles down, four n8 tiles across.
+  float acc[2][4][4] = {};
+  const int32_t chunks = (k + kChunk - 1) / kChunk;
+  for (int32_t c = warp; c < chunks; c += kWarps) {
+    // Lane t's k for half h of the chunk: 16h + 4t .. + 3.
+    float4 a[2][2][2], b[4][2]; // [tile][row g, g + 8][half], [tile][half]
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int32_t k0 = c * kChunk + 16 * h + 4 * t;
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int lower = 0; lower < 2; ++lower)
+          a[mi][lower][h] = loadFour<VectorLoads>(lhs, rows, row0 + 16 * mi + g + 8 * lower, k, k0);
+#pragma unroll
+      for (int ni = 0; ni < 4; ++ni)
+        b[ni][h] = loadFour<VectorLoads>(rhs, cols, col0 + 8 * ni + g, k, k0);
+    }
+    // Step (h, q) takes elements 2q and 2q + 1 of each float4 of half h.
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        uint32_t aBig[2][4], aSmall[2][4], bBig[4][2], bSmall[4][2];
+#pragma unroll
+        for (int mi = 0; mi < 2; ++mi) {
+          const float4 &upper = a[mi][0][h], &lower = a[mi][1][h];
+          tensor_core::splitTf32(q ? upper.z : upper.x, aBig[mi][0], aSmall[mi][0]);
+          tensor_core::splitTf32(q ? lower.z : lower.x, aBig[mi][1], aSmall[mi][1]);
+          tensor_core::splitTf32(q ? upper.w : upper.y, aBig[mi][2], aSmall[mi][2]);
+          tensor_core::splitTf32(q ? lower.w : lower.y, aBig[mi][3], aSmall[mi][3]);
+        }
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni) {
+          tensor_core::splitTf32(q ? b[ni][h].z : b[ni][h].x, bBig[ni][0], bSmall[ni][0]);
+          tensor_core::splitTf32(q ? b[ni][h].w : b[ni][h].y, bBig[ni][1], bSmall[ni][1]);
+        }
+        tensor_core::mmaSplitTf32(acc, aBig, aSmall, bBig, bSmall);
+      }
+  }
+
+  // Accumulator (m16n8): c0, c1 at row g, columns 2t, 2t + 1; c2, c3 at row
+  // g + 8.
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni)
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        partial[warp][16 * mi + g + 8 * (e / 2)][8 * ni + 2 * t + e % 2] = acc[mi][ni][e];
+  __syncthreads();
+
+  // Warp w writes rows w, w + 8, ...; each entry sums the warps' products.
+  for (int r = warp; r < kBlock; r += kWarps)
+    for (int32_t entry = windowBegin[r] + lane; entry < windowEnd[r]; entry += 32) {
+      const int32_t column = s.coordinates[entry];
+      const int at = int(column - col0);
+      float sum = 0;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w)
+        sum += partial[w][r][at];
+      out[entry] = epilogue(int64_t(row0) + r, column, entry, sum, s.values[entry]);
+    }
+#endif
+}
+
+/// D = epilogue((A · Bᵀ) ⊙ S) in f32 32 x 32 blocks (this file's comment);
+/// `windows` as for launchSddmmBlocks (sopt_csr_column_windows for blocks
+/// of 32) or nullptr to search the rows.
+template <typename Epilogue>
+cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const float *rhs,
+                              int32_t k, float *out, cudaStream_t stream, Epilogue epilogue,
+                              const int32_t *windows) {
+  using namespace sddmm_direct;
+  const int64_t rowBlocks = (s.rows + kBlock - 1) / kBlock;
+  const int64_t colBlocks = (s.cols + kBlock - 1) / kBlock;
+  if (s.rows > INT32_MAX - kBlock || s.cols > INT32_MAX - kBlock) // int32 indices
+    return cudaErrorInvalidValue;
+  const dim3 grid{unsigned(colBlocks), unsigned(rowBlocks)};
+  auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+  if (k % 4 == 0 && aligned(lhs) && aligned(rhs))
+    sddmmDirectKernel<true><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
+                                                              windows);
+  else
+    sddmmDirectKernel<false><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
+                                                               windows);
+  return cudaGetLastError();
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
