@@ -3,9 +3,10 @@
 // For a sparsity pattern known when compiling, the generated host code holds
 // tables prepared from it (row order, column windows, row segments, a
 // transpose, the rows' positions) as static arrays, which the kernels read
-// from device memory. Each table is copied to a device on its first use
-// there and kept for the life of the process; a device that has not seen it
-// gets its own copy, so a function can run on several devices.
+// from device memory. Each table (a DeviceTable) is copied to a device on
+// its first use there and kept for the life of the process; a device that
+// has not seen it gets its own copy, so a function can run on several
+// devices.
 //
 // The first use may come while the caller's stream is being captured into a
 // CUDA graph: the copy then must not become part of the graph (it is done
@@ -24,7 +25,6 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <vector>
 
 namespace sopt {
@@ -57,66 +57,59 @@ inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **d
   return status;
 }
 
-/// What a device copy holds: the host table itself, or the entries' rows
-/// expanded from a table of positions.
-enum class TableKind { Copy, EntryRows };
-
-/// The device copies made so far, by (host table, kind, device).
-struct DeviceTables {
-  std::mutex lock;
-  std::map<std::tuple<const void *, TableKind, int>, void *> copies;
-};
-inline DeviceTables &deviceTables() {
-  static DeviceTables tables;
-  return tables;
-}
-
-/// The current device's copy of what `fill` makes (a host vector of
-/// int32_t) from the table at `host`, made on first use.
-template <typename Fill>
-cudaError_t deviceCopy(const void *host, TableKind kind, const int32_t **out, Fill fill) {
-  int device = 0;
-  cudaError_t status = cudaGetDevice(&device);
-  if (status != cudaSuccess)
-    return status;
-  DeviceTables &tables = deviceTables();
-  std::lock_guard<std::mutex> guard(tables.lock);
-  const auto key = std::make_tuple(host, kind, device);
-  auto it = tables.copies.find(key);
-  if (it == tables.copies.end()) {
-    const std::vector<int32_t> values = fill();
-    void *copy = nullptr;
-    status = uploadOutsideCapture(values.data(), values.size() * sizeof(int32_t), &copy);
-    if (status != cudaSuccess)
-      return status;
-    it = tables.copies.emplace(key, copy).first;
-  }
-  *out = static_cast<const int32_t *>(it->second);
-  return cudaSuccess;
-}
-
 } // namespace detail
 
-/// The current device's copy of a compile-time table of `count` integers.
-inline cudaError_t deviceTable(const int32_t *host, size_t count, const int32_t **out) {
-  return detail::deviceCopy(host, detail::TableKind::Copy, out,
-                            [&] { return std::vector<int32_t>(host, host + count); });
-}
+/// One compile-time table's copies, a device pointer per device, made on
+/// first use there. The generated code keeps one of these per table as a
+/// static of its own file, so a module unloaded and loaded again starts
+/// afresh (a cache keyed by the host table's address could hand a reloaded
+/// module another table's copy). The copies live as long as the process.
+class DeviceTable {
+public:
+  /// The current device's copy of `count` integers at `host`.
+  cudaError_t copy(const int32_t *host, size_t count, const int32_t **out) {
+    return get(out, [&] { return std::vector<int32_t>(host, host + count); });
+  }
 
-/// The row of every entry of a pattern whose `rows + 1` positions are
-/// `positions` (a compile-time table), on the current device: entry e of
-/// row r is r.
-inline cudaError_t deviceEntryRows(const int32_t *positions, int64_t rows,
-                                   const int32_t **out) {
-  return detail::deviceCopy(positions, detail::TableKind::EntryRows, out, [&] {
-    const size_t nnz = size_t(positions[rows]);
-    std::vector<int32_t> entryRows(nnz);
-    for (int64_t r = 0; r < rows; ++r)
-      for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
-        entryRows[size_t(e)] = int32_t(r);
-    return entryRows;
-  });
-}
+  /// The current device's copy of the row of every entry of a pattern
+  /// whose `rows + 1` positions are `positions`: entry e of row r is r.
+  cudaError_t entryRows(const int32_t *positions, int64_t rows, const int32_t **out) {
+    return get(out, [&] {
+      const size_t nnz = size_t(positions[rows]);
+      std::vector<int32_t> rowOf(nnz);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
+          rowOf[size_t(e)] = int32_t(r);
+      return rowOf;
+    });
+  }
+
+private:
+  std::mutex lock;
+  std::map<int, const int32_t *> byDevice;
+
+  /// The current device's copy of what `fill` makes (a host vector of
+  /// int32_t), made on first use.
+  template <typename Fill> cudaError_t get(const int32_t **out, Fill fill) {
+    int device = 0;
+    cudaError_t status = cudaGetDevice(&device);
+    if (status != cudaSuccess)
+      return status;
+    std::lock_guard<std::mutex> guard(lock);
+    auto it = byDevice.find(device);
+    if (it == byDevice.end()) {
+      const std::vector<int32_t> values = fill();
+      void *copy = nullptr;
+      status = detail::uploadOutsideCapture(values.data(), values.size() * sizeof(int32_t),
+                                            &copy);
+      if (status != cudaSuccess)
+        return status;
+      it = byDevice.emplace(device, static_cast<const int32_t *>(copy)).first;
+    }
+    *out = it->second;
+    return cudaSuccess;
+  }
+};
 
 } // namespace sopt
 

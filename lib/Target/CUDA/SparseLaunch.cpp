@@ -118,7 +118,7 @@ struct KnownPattern {
 
 /// A table prepared from a pattern at compile time: `values` as a static
 /// array (`comment` above it), copied to each device on its first call there
-/// (sopt::deviceTable), and a guard that the caller passes a pattern of the
+/// (a sopt::DeviceTable of the generated file's own), and a guard that the caller passes a pattern of the
 /// table's `nnz` (`what` names the table in that guard's comment). Returns
 /// the device pointer's name.
 std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
@@ -131,14 +131,14 @@ std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
     os << (i % 16 == 0 ? "\n    " : " ") << v << ",";
   if (values.empty())
     os << "0";
-  os << "\n};\n\n";
+  os << "\n};\nstatic sopt::DeviceTable " << name << "_device;\n\n";
   text.statics += table;
   text.body += llvm::formatv(
       "    // The {3} prepared for a pattern of {1} nonzeros.\n"
       "    if ({2} != {1})\n"
       "      return cudaErrorInvalidValue;\n"
       "    const int32_t *{0} = nullptr;\n"
-      "    SOPT_TRY(sopt::deviceTable({0}_host, sizeof({0}_host) / sizeof(int32_t), &{0}));\n",
+      "    SOPT_TRY({0}_device.copy({0}_host, sizeof({0}_host) / sizeof(int32_t), &{0}));\n",
       name, nnz, csr.nnz, what);
   return name.str();
 }
@@ -234,7 +234,7 @@ std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef 
 /// The row of every entry of an SDDMM pattern known at compile time, as the
 /// expression of a device pointer: the pattern's row positions are a static
 /// table, expanded into each entry's row on the host and copied to each
-/// device on its first call there (sopt::deviceEntryRows), after a guard
+/// device on its first call there (sopt::DeviceTable::entryRows), after a guard
 /// that the caller passes a pattern of the compiled nnz; nullptr (the tiles
 /// search the positions) without a pattern file. The positions rather than
 /// the rows themselves: a table of nnz integers would dwarf the rest of the
@@ -249,14 +249,14 @@ std::string emitEntryRows(const KnownPattern &pattern, StringRef name,
      << "static const int32_t " << name << "_positions_host[] = {";
   for (int64_t i = 0; i <= pattern.csr.rows; ++i)
     os << (i % 16 == 0 ? "\n    " : " ") << pattern.csr.positions[i] << ",";
-  os << "\n};\n\n";
+  os << "\n};\nstatic sopt::DeviceTable " << name << "_device;\n\n";
   text.statics += table;
   text.body += llvm::formatv(
       "    // The row of each entry of {3}, expanded from its positions.\n"
       "    if ({2} != {1})\n"
       "      return cudaErrorInvalidValue;\n"
       "    const int32_t *{0} = nullptr;\n"
-      "    SOPT_TRY(sopt::deviceEntryRows({0}_positions_host, {4}, &{0}));\n",
+      "    SOPT_TRY({0}_device.entryRows({0}_positions_host, {4}, &{0}));\n",
       name, pattern.csr.nnz, csr.nnz, pattern.path, pattern.csr.rows);
   return name.str();
 }
@@ -461,6 +461,8 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   writeArray("positions", t.positions, t.rows + 1);
   writeArray("coordinates", t.coordinates, nnz);
   writeArray("permutation", permutation.data(), nnz);
+  for (StringRef what : {"positions", "coordinates", "permutation"})
+    os << "static sopt::DeviceTable " << prefix << "_" << what << "_device;\n";
   os << "\n";
   sopt_csr_free(&t);
   text.statics += table;
@@ -471,12 +473,12 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
       "      return cudaErrorInvalidValue;\n"
       "    const int32_t *{0}_positions = nullptr, *{0}_coordinates = nullptr, "
       "*{0}_permutation = nullptr;\n"
-      "    SOPT_TRY(sopt::deviceTable({0}_positions_host, sizeof({0}_positions_host) / "
-      "sizeof(int32_t), &{0}_positions));\n"
-      "    SOPT_TRY(sopt::deviceTable({0}_coordinates_host, sizeof({0}_coordinates_host) / "
-      "sizeof(int32_t), &{0}_coordinates));\n"
-      "    SOPT_TRY(sopt::deviceTable({0}_permutation_host, sizeof({0}_permutation_host) / "
-      "sizeof(int32_t), &{0}_permutation));\n"
+      "    SOPT_TRY({0}_positions_device.copy({0}_positions_host, "
+      "sizeof({0}_positions_host) / sizeof(int32_t), &{0}_positions));\n"
+      "    SOPT_TRY({0}_coordinates_device.copy({0}_coordinates_host, "
+      "sizeof({0}_coordinates_host) / sizeof(int32_t), &{0}_coordinates));\n"
+      "    SOPT_TRY({0}_permutation_device.copy({0}_permutation_host, "
+      "sizeof({0}_permutation_host) / sizeof(int32_t), &{0}_permutation));\n"
       "    // Sᵀ's values: S's, permuted by the compile-time transpose of its pattern.\n"
       "    SOPT_TRY(sopt::launchPermuteValues({3}, {0}_permutation, {2}, {4}, stream));\n",
       prefix, nnz, s.nnz, s.values, transposed.values);

@@ -67,19 +67,20 @@ func.func @scores(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48
 // With the pattern known at compile time the tiles read each entry's row
 // instead of searching the positions: the pattern's positions (tiny.smtx:
 // rows of 1, 3, 0 and 2 entries) are a static table, the generated code
-// checks the caller's nnz, has sopt::deviceEntryRows expand the positions
+// checks the caller's nnz, has a sopt::DeviceTable of its own expand the positions
 // into each entry's row (copied to the device on its first call there) and
 // passes them after the default epilogue.
 // CHECK: // Where each row of {{.*}}Inputs/tiny.smtx starts among its entries.
 // CHECK-NEXT: static const int32_t [[ROWS:[a-z_0-9]+]]_positions_host[] = {
 // CHECK-NEXT:     0, 1, 4, 4, 6,
 // CHECK-NEXT: };
+// CHECK-NEXT: static sopt::DeviceTable [[ROWS]]_device;
 // CHECK: extern "C" cudaError_t scores_known(
 // CHECK: // The row of each entry of {{.*}}Inputs/tiny.smtx, expanded from its positions.
 // CHECK-NEXT: if (arg2_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // CHECK-NEXT: const int32_t *[[ROWS]] = nullptr;
-// CHECK-NEXT: SOPT_TRY(sopt::deviceEntryRows([[ROWS]]_positions_host, 4, &[[ROWS]]));
+// CHECK-NEXT: SOPT_TRY([[ROWS]]_device.entryRows([[ROWS]]_positions_host, 4, &[[ROWS]]));
 // CHECK-NEXT: // sopt.sddmm (A · Bᵀ) ⊙ S, S 4x6, k = 64: tiles of 16 consecutive nonzeros, 4 lanes per nonzero, vectors of 4, 4 warps per block, entries' rows from the compile-time pattern
 // CHECK-NEXT: SOPT_TRY((sopt::launchSddmm<float, 4, 4, 4, 16>(sopt::CsrMatrix<float>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, 4, stream, sopt::ScaleByPattern{}, [[ROWS]])));
 func.func @scores_known(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
@@ -127,7 +128,7 @@ func.func @scores_blocks_split(%q: tensor<64x1024xf32>, %k: tensor<48x1024xf32>,
 // CHECK-NEXT: if (arg2_nnz != 6)
 // CHECK-NEXT: return cudaErrorInvalidValue;
 // CHECK-NEXT: const int32_t *[[WINDOWS]] = nullptr;
-// CHECK-NEXT: SOPT_TRY(sopt::deviceTable([[WINDOWS]]_host, sizeof([[WINDOWS]]_host) / sizeof(int32_t), &[[WINDOWS]]));
+// CHECK-NEXT: SOPT_TRY([[WINDOWS]]_device.copy([[WINDOWS]]_host, sizeof([[WINDOWS]]_host) / sizeof(int32_t), &[[WINDOWS]]));
 // CHECK: dense 32x32 blocks on tensor cores, sampled at S's entries (rows' column windows prepared at compile time, blocks without entries skipped)
 // CHECK-NEXT: SOPT_TRY((sopt::launchSddmmBlocks<__half, 32>(sopt::CsrMatrix<__half>{4, 6, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, arg1, 64, result0_values, stream, sopt::ScaleByPattern{}, [[WINDOWS]])));
 func.func @scores_blocks_known(%q: tensor<4x64xf16>, %k: tensor<6x64xf16>,
