@@ -110,6 +110,7 @@ template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <functional>
 #include <map>
 #include <memory>
@@ -415,11 +416,34 @@ bool isMatrixFile(const fs::path &p) {
   return ext == ".smtx" || ext == ".mtx";
 }
 
+/// The deepest directory holding every directory among `inputs` (itself
+/// when there is one): matrices are named relative to it, so that
+/// magnitude_pruning/0.9 and random_pruning/0.9 given together keep their
+/// files' names apart.
+fs::path namingRoot(const std::vector<std::string> &inputs) {
+  std::optional<fs::path> root;
+  for (const std::string &arg : inputs) {
+    std::error_code ec;
+    if (!fs::is_directory(arg, ec))
+      continue;
+    const fs::path dir = fs::absolute(arg, ec).lexically_normal();
+    if (!root) {
+      root = dir;
+      continue;
+    }
+    while (!root->empty() && dir.lexically_relative(*root).string().rfind("..", 0) == 0)
+      *root = root->parent_path() == *root ? fs::path() : root->parent_path();
+  }
+  return root.value_or(fs::path());
+}
+
 /// Every .smtx/.mtx under each directory (sorted, named by the path relative
-/// to it, without the extension) and every file named (named by its path
-/// without the extension; the reader reports a missing or unreadable one).
+/// to namingRoot, without the extension) and every file named (named by its
+/// path without the extension; the reader reports a missing or unreadable
+/// one).
 std::vector<Input> collectInputs(const Options &o) {
   std::vector<Input> inputs;
+  const fs::path root = namingRoot(o.inputs);
   for (const std::string &arg : o.inputs) {
     std::error_code ec;
     if (fs::is_directory(arg, ec)) {
@@ -442,7 +466,7 @@ std::vector<Input> collectInputs(const Options &o) {
       if (files.empty())
         std::fprintf(stderr, "sparse_bench: %s: no .smtx or .mtx files in it\n", arg.c_str());
       for (const fs::path &f : files) {
-        fs::path rel = f.lexically_relative(arg);
+        fs::path rel = fs::absolute(f, ec).lexically_normal().lexically_relative(root);
         rel.replace_extension();
         inputs.push_back({f.string(), rel.generic_string()});
       }
