@@ -13,6 +13,8 @@
 #ifndef SPARSE_OPT_RUNTIME_LIBRARYHANDLE_H
 #define SPARSE_OPT_RUNTIME_LIBRARYHANDLE_H
 
+#include "sparse-opt/Runtime/CaptureMode.h"
+
 #include <cuda_runtime.h>
 
 #include <map>
@@ -35,10 +37,11 @@ struct LibraryHandles {
     if (added) {
       // Creating a handle allocates memory, which a global stream capture
       // (a first call being captured into a graph) would refuse.
-      cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-      cudaThreadExchangeStreamCaptureMode(&mode);
-      const bool created = Create(&it->second) == Ok;
-      cudaThreadExchangeStreamCaptureMode(&mode);
+      bool created;
+      {
+        RelaxedCapture relaxed;
+        created = Create(&it->second) == Ok;
+      }
       if (!created) {
         handles.map.erase(it); // try again on the next call
         return nullptr;

@@ -20,6 +20,8 @@
 #ifndef SPARSE_OPT_RUNTIME_PATTERNTABLES_H
 #define SPARSE_OPT_RUNTIME_PATTERNTABLES_H
 
+#include "sparse-opt/Runtime/CaptureMode.h"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -34,8 +36,8 @@ namespace detail {
 /// Copies `bytes` from `host` into a new device allocation, outside any
 /// stream capture of this thread.
 inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **device) {
-  cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-  cudaError_t status = cudaThreadExchangeStreamCaptureMode(&mode);
+  RelaxedCapture relaxed;
+  cudaError_t status = relaxed.status;
   if (status != cudaSuccess)
     return status;
   cudaStream_t stream = nullptr;
@@ -53,7 +55,6 @@ inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **d
   }
   if (stream)
     cudaStreamDestroy(stream);
-  cudaThreadExchangeStreamCaptureMode(&mode); // the caller's mode back
   return status;
 }
 

@@ -22,6 +22,8 @@
 #ifndef SPARSE_OPT_RUNTIME_TEMPORARYPOOL_H
 #define SPARSE_OPT_RUNTIME_TEMPORARYPOOL_H
 
+#include "sparse-opt/Runtime/CaptureMode.h"
+
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -42,23 +44,21 @@ inline cudaMemPool_t temporaryPool(cudaError_t &status) {
   std::lock_guard<std::mutex> guard(lock);
   auto [it, added] = pools.try_emplace(device, nullptr);
   if (added) {
-    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    status = cudaThreadExchangeStreamCaptureMode(&mode);
-    if (status != cudaSuccess) {
-      pools.erase(it);
-      return nullptr;
-    }
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
     cudaMemPool_t pool = nullptr;
-    status = cudaMemPoolCreate(&pool, &props);
-    if (status == cudaSuccess) {
-      uint64_t keepAll = UINT64_MAX;
-      status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll);
+    {
+      RelaxedCapture relaxed;
+      status = relaxed.status;
+      cudaMemPoolProps props = {};
+      props.allocType = cudaMemAllocationTypePinned;
+      props.location.type = cudaMemLocationTypeDevice;
+      props.location.id = device;
+      if (status == cudaSuccess)
+        status = cudaMemPoolCreate(&pool, &props);
+      if (status == cudaSuccess) {
+        uint64_t keepAll = UINT64_MAX;
+        status = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keepAll);
+      }
     }
-    cudaThreadExchangeStreamCaptureMode(&mode); // the caller's mode back
     if (status != cudaSuccess) {
       if (pool)
         cudaMemPoolDestroy(pool);

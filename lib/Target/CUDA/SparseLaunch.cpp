@@ -99,9 +99,11 @@ LogicalResult readPattern(Operation *op, const std::string &path, bool transpose
 }
 
 /// The pattern file of a sparse argument (sopt.sparsity_pattern), read at
-/// compile time and freed with this; `path` empty when it has none.
+/// compile time once per launch and freed with this; `path` empty when it
+/// has none.
 struct KnownPattern {
   std::string path;
+  bool transposed = false;
   sopt_csr csr{};
   KnownPattern() = default;
   KnownPattern(const KnownPattern &) = delete;
@@ -109,11 +111,25 @@ struct KnownPattern {
   ~KnownPattern() { sopt_csr_free(&csr); }
 
   /// Reads the file of `sparse` (its transpose with `transposed`), if any.
-  LogicalResult read(Operation *op, Value sparse, bool transposed) {
+  LogicalResult read(Operation *op, Value sparse, bool transpose) {
     path = patternFile(sparse);
+    transposed = transpose;
     return path.empty() ? success() : readPattern(op, path, transposed, csr);
   }
   bool known() const { return !path.empty(); }
+
+  /// The rows longest first (sopt_csr_row_order), computed on first use:
+  /// the row order and the row segments both need it.
+  const std::vector<int32_t> &rowOrder() {
+    if (order.size() != size_t(csr.rows)) {
+      order.resize(size_t(csr.rows));
+      sopt_csr_row_order(csr.positions, csr.rows, order.data());
+    }
+    return order;
+  }
+
+private:
+  std::vector<int32_t> order;
 };
 
 /// A table prepared from a pattern at compile time: `values` as a static
@@ -145,29 +161,23 @@ std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
 
 /// The row order of the schedule as `statics` + the expression of the device
 /// pointer (nullptr for rows in order), and a guard that the caller passes
-/// the pattern the order was prepared for. `transposed`: the rows are those
-/// of the pattern's transpose (dense × sparse).
-LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
-                           ::sopt::RowOrder order, StringRef name,
-                           const CsrExpressions &csr, SparseLaunchText &text,
+/// the pattern the order was prepared for (`pattern`: read for a pattern
+/// file's transpose for dense × sparse).
+LogicalResult emitRowOrder(Operation *op, KnownPattern &pattern, ::sopt::RowOrder order,
+                           StringRef name, const CsrExpressions &csr, SparseLaunchText &text,
                            std::string &pointer) {
   pointer = "nullptr";
   if (order == ::sopt::RowOrder::Natural)
     return success();
-  KnownPattern pattern;
-  if (failed(pattern.read(op, sparse, transposed)))
-    return failure();
   if (!pattern.known())
     return op->emitOpError("visits rows longest first (row_order = by_length), which "
                            "needs the pattern at compile time: give the sparse "
                            "function argument a sopt.sparsity_pattern file");
-  const sopt_csr &m = pattern.csr;
-  std::vector<int32_t> rows(m.rows);
-  sopt_csr_row_order(m.positions, m.rows, rows.data());
   pointer = emitPatternTable(
       name,
-      "// Rows of " + pattern.path + (transposed ? " transposed" : "") + ", longest first.",
-      "order was", rows, m.nnz, csr, text);
+      "// Rows of " + pattern.path + (pattern.transposed ? " transposed" : "") +
+          ", longest first.",
+      "order was", pattern.rowOrder(), pattern.csr.nnz, csr, text);
   return success();
 }
 
@@ -176,22 +186,18 @@ LogicalResult emitRowOrder(Operation *op, Value sparse, bool transposed,
 /// compile time, as `statics`) and a temporary for their partial sums (n
 /// columns each), as the expression of the sopt::RowSegments argument;
 /// empty when no row is that long.
-LogicalResult emitRowSegments(Operation *op, Value sparse, bool transposed, int segment,
-                              int64_t n, StringRef name, const CsrExpressions &csr,
-                              SparseLaunchText &text, std::string &argument) {
+LogicalResult emitRowSegments(Operation *op, KnownPattern &pattern, int segment, int64_t n,
+                              StringRef name, const CsrExpressions &csr, SparseLaunchText &text,
+                              std::string &argument) {
   argument.clear();
   if (segment <= 0)
     return success();
-  KnownPattern pattern;
-  if (failed(pattern.read(op, sparse, transposed)))
-    return failure();
   if (!pattern.known())
     return op->emitOpError("cuts long rows into segments (row_segment), which needs the "
                            "pattern at compile time: give the sparse function argument a "
                            "sopt.sparsity_pattern file");
   const sopt_csr &m = pattern.csr;
-  std::vector<int32_t> order(m.rows);
-  sopt_csr_row_order(m.positions, m.rows, order.data());
+  const std::vector<int32_t> &order = pattern.rowOrder();
   int64_t longRows = 0;
   const int64_t count =
       sopt_csr_row_segments(m.positions, order.data(), m.rows, segment, &longRows, nullptr);
@@ -204,7 +210,8 @@ LogicalResult emitRowSegments(Operation *op, Value sparse, bool transposed, int 
       llvm::formatv("// The {0} rows of {1}{2} longer than {3} nonzeros, in {4} segments of at "
                     "most {3}\n// (sopt_csr_row_segments: segments' rows, their first "
                     "entries, each row's first segment).",
-                    longRows, pattern.path, transposed ? " transposed" : "", segment, count)
+                    longRows, pattern.path, pattern.transposed ? " transposed" : "", segment,
+                    count)
           .str(),
       "segments were", table, m.nnz, csr, text);
   const std::string partials = name.str() + "_partials";
@@ -302,8 +309,12 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   // A pattern file holds the arrays passed: a CSC operand's are already Sᵀ's.
   const bool transposeFile =
       transposed && getSparseFormat(sparseType) == SparseFormat::CSR;
-  if (failed(emitRowOrder(op, sparse, transposeFile, s.rowOrder,
-                          tablePrefix.str() + "_row_order", a, text,
+  // The pattern file, read once for the row order and the row segments.
+  KnownPattern known;
+  if ((s.rowOrder != ::sopt::RowOrder::Natural || s.rowSegment > 0) &&
+      failed(known.read(op, sparse, transposeFile)))
+    return failure();
+  if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", a, text,
                           order)))
     return failure();
   const bool storeTransposed = transposed && storesTransposed(s);
@@ -364,8 +375,8 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
     break;
   case ::sopt::SpmmTiling::RowTiles: {
     std::string segments;
-    if (failed(emitRowSegments(op, sparse, transposeFile, s.rowSegment, n,
-                               tablePrefix.str() + "_row_segments", a, text, segments)))
+    if (failed(emitRowSegments(op, known, s.rowSegment, n, tablePrefix.str() + "_row_segments",
+                               a, text, segments)))
       return failure();
     // The segments follow the epilogue argument: the default one if none.
     if (!segments.empty())
@@ -526,10 +537,14 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   SparseLaunchText text;
   std::string matrix = csrMatrix(element, type, pattern);
   std::string epilogueArg = epilogue.empty() ? "" : ", " + epilogue.str();
+  // What the pattern file, if any, lets the generated code prepare.
+  KnownPattern known;
+  if (failed(known.read(op, op.getPattern(), /*transposed=*/false)))
+    return failure();
   if (!op.getTransposeRhs()) {
     std::string order;
-    if (failed(emitRowOrder(op, op.getPattern(), /*transposed=*/false, s.rowOrder,
-                            tablePrefix.str() + "_row_order", pattern, text, order)))
+    if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", pattern,
+                            text, order)))
       return failure();
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · B) ⊙ S{5}, S {0}x{1}, k = {2}: one lane per nonzero, "
@@ -542,10 +557,6 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock, epilogueArg);
     return text;
   }
-  // What the pattern file, if any, lets the generated code prepare.
-  KnownPattern known;
-  if (failed(known.read(op, op.getPattern(), /*transposed=*/false)))
-    return failure();
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     std::string windows = emitColumnWindows(known, s.blockSize,
                                             tablePrefix.str() + "_column_windows", pattern, text);

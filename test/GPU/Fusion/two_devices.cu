@@ -12,41 +12,25 @@
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
-#include "Harness.h"
-#include "transformer_block.h"
+#include "BlockInputs.h"
 
 #include <algorithm>
 #include <cstring>
-#include <iterator>
-#include <memory>
 #include <tuple>
 
 using namespace harness;
 
 namespace {
-constexpr int kTokens = 128, kHidden = 768, kMlp = 3072;
-constexpr size_t kSizes[] = {size_t(kTokens) * kHidden, size_t(kHidden) * kHidden,
-                             size_t(kHidden) * kHidden, size_t(kHidden) * kHidden,
-                             size_t(kHidden) * kHidden, kHidden, kHidden,
-                             size_t(kHidden) * kMlp, kMlp, size_t(kHidden) * kMlp,
-                             kHidden, kHidden, kHidden};
-
-/// The block's thirteen inputs and its output on the current device.
+/// The block's inputs and its output on the current device.
 struct Operands {
-  std::vector<std::unique_ptr<Tensor<float>>> in;
-  Tensor<float> out{size_t(kTokens) * kHidden};
-  explicit Operands(const std::vector<std::vector<float>> &host) {
-    for (size_t i = 0; i < host.size(); ++i) {
-      in.push_back(std::make_unique<Tensor<float>>(host[i].size()));
-      CHECK_CUDA(cudaMemcpy(in.back()->device, host[i].data(), host[i].size() * sizeof(float),
-                            cudaMemcpyHostToDevice));
-    }
-  }
+  BlockInputs in;
+  Tensor<float> out{BlockInputs::kOutput};
+  Operands() = default;
+  /// `other`'s inputs, on the current device.
+  explicit Operands(Operands &other) : in(other.in) {}
   cudaError_t call() {
     out.poison();
-    auto p = [&](int i) { return in[i]->device; };
-    cudaError_t status = transformer_block(p(0), p(1), p(2), p(3), p(4), p(5), p(6), p(7), p(8),
-                                           p(9), p(10), p(11), p(12), out.device, 0);
+    cudaError_t status = in.call(out.device, 0);
     if (status == cudaSuccess)
       status = cudaDeviceSynchronize();
     if (status == cudaSuccess)
@@ -64,23 +48,11 @@ int main() {
     std::printf("FAIL: %d device(s), the test needs two\n", devices);
     return 1;
   }
-  // Inputs scaled like a trained layer, the same on both devices.
-  std::vector<std::vector<float>> host;
-  std::mt19937 engine(20261125);
-  const double scale = 1.0 / std::sqrt(double(kHidden));
-  for (size_t i = 0; i < std::size(kSizes); ++i) {
-    const bool weight = i >= 1 && i <= 4 || i == 7 || i == 9;
-    const bool gain = i == 5 || i == 11;
-    std::uniform_real_distribution<double> dist(weight ? -scale : gain ? 0.5 : -0.5,
-                                                weight ? scale : gain ? 1.5 : 0.5);
-    host.emplace_back(kSizes[i]);
-    for (float &v : host.back())
-      v = float(dist(engine));
-  }
+  // Inputs drawn on device 0, the same values copied to device 1.
   CHECK_CUDA(cudaSetDevice(0));
-  Operands first(host);
+  Operands first;
   CHECK_CUDA(cudaSetDevice(1));
-  Operands second(host);
+  Operands second(first);
   std::vector<std::vector<float>> outputs;
   for (auto [device, operands, name] :
        {std::tuple{0, &first, "device 0"}, std::tuple{1, &second, "device 1"},

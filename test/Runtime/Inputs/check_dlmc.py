@@ -13,6 +13,8 @@ import csv
 import os
 import sys
 
+from check_report import finish, report
+
 
 def main():
     dlmc_dir, list_path, output_path = sys.argv[1:4]
@@ -47,15 +49,8 @@ def main():
             ("empty_rows", 0 <= empty <= rows),
             ("row_len_max", mean <= longest <= cols),
         ]
-        for what, ok in checks:
-            if not ok:
-                problems.append(f"{key}: {what} disagrees: {line} / {row}")
-    for problem in problems:
-        print("error:", problem)
-    if problems:
-        return 1
-    print(f"checked {len(files)} matrices against dlmc.csv: all agree")
-    return 0
+        report(f"{key} ({line} / {row})", checks, problems)
+    return finish(problems, f"checked {len(files)} matrices against dlmc.csv: all agree")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ printed precision.
 import math
 import sys
 
+from check_report import finish, report
+
 
 def read_mtx(path):
     with open(path) as f:
@@ -98,15 +100,9 @@ def main():
         close = len(got) == len(values) and all(
             abs(a - b) <= 1e-5 * abs(b) + 1e-37 for a, b in zip(got, values))
         checks.append(("values", close))
-        for what, ok in checks:
-            if not ok:
-                problems.append(f"{path}: {what} disagrees")
-    for problem in problems:
-        print("error:", problem)
-    if problems:
-        return 1
-    print(f"checked {len(files)} Matrix Market files against an independent reading: all agree")
-    return 0
+        report(path, checks, problems)
+    return finish(
+        problems, f"checked {len(files)} Matrix Market files against an independent reading: all agree")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
    given after the file, then every entry's row. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
+#include "read_pattern.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,9 @@
 int main(int argc, char **argv) {
   if (argc < 3)
     return 2;
-  char error[256];
   sopt_csr m;
-  if (sopt_csr_read(argv[1], &m, error, sizeof(error)) != 0) {
-    printf("error: %s\n", error);
+  if (readPattern(argv[1], &m) != 0)
     return 1;
-  }
   for (int a = 2; a < argc; ++a) {
     const int64_t block = atoll(argv[a]);
     const int64_t size = sopt_csr_column_windows_size(m.rows, m.cols, block);

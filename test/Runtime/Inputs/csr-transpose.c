@@ -1,5 +1,6 @@
 /* Exercises sopt_csr_transpose from C (csr-transpose.test). */
 #include "sparse-opt/Runtime/CsrTranspose.h"
+#include "read_pattern.h"
 
 #include <stdio.h>
 
@@ -18,11 +19,8 @@ int main(int argc, char **argv) {
   if (argc != 2)
     return 2;
   sopt_csr m, t, back;
-  char error[256];
-  if (sopt_csr_read(argv[1], &m, error, sizeof(error)) != 0) {
-    printf("error: %s\n", error);
+  if (readPattern(argv[1], &m) != 0)
     return 1;
-  }
   int32_t permutation[64];
   if (m.nnz > 64)
     return 1;

@@ -3,6 +3,7 @@
    order), the number of segments and the table. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
+#include "read_pattern.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,12 +11,9 @@
 int main(int argc, char **argv) {
   if (argc < 3)
     return 2;
-  char error[256];
   sopt_csr m;
-  if (sopt_csr_read(argv[1], &m, error, sizeof(error)) != 0) {
-    printf("error: %s\n", error);
+  if (readPattern(argv[1], &m) != 0)
     return 1;
-  }
   int32_t *order = malloc(sizeof(int32_t) * (size_t)(m.rows > 0 ? m.rows : 1));
   sopt_csr_row_order(m.positions, m.rows, order);
   for (int a = 2; a < argc; ++a) {
