@@ -41,9 +41,9 @@ cudaError_t oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a, c
                      cudaStream_t stream);
 template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
-                      const T *lhs, const T *rhs, int64_t k, T *out, const int32_t *rowOrder,
-                      const int32_t *columnWindows, const int32_t *entryRows, T *workspace,
-                      cudaStream_t stream);
+                      const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
+                      const int32_t *rowOrder, const int32_t *columnWindows,
+                      const int32_t *entryRows, T *workspace, cudaStream_t stream);
 
 } // namespace bench
 
@@ -59,12 +59,11 @@ cudaError_t bench::oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T
 
 template <typename T>
 cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
-                             const T *lhs, const T *rhs, int64_t k, T *out,
+                             const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
                              const int32_t *rowOrder, const int32_t *columnWindows,
                              const int32_t *entryRows, T *workspace, cudaStream_t stream) {
-  // The benchmark's SDDMM is always D = (A · Bᵀ) ⊙ S with B[n, k].
-  return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
-                           stream, columnWindows, entryRows, workspace);
+  return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, transposeRhs, out, rowOrder, stream,
+                           columnWindows, entryRows, workspace);
 }
 #endif
 
@@ -75,9 +74,9 @@ template cudaError_t bench::oursSpmm<float>(const sopt::SpmmSchedule &,
                                             const sopt::RowSegments &, cudaStream_t);
 template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
-                                             const float *, int64_t, float *, const int32_t *,
-                                             const int32_t *, const int32_t *, float *,
-                                             cudaStream_t);
+                                             const float *, int64_t, bool, float *,
+                                             const int32_t *, const int32_t *, const int32_t *,
+                                             float *, cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
@@ -86,7 +85,7 @@ template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
                                              const sopt::RowSegments &, cudaStream_t);
 template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
-                                              const __half *, int64_t, __half *,
+                                              const __half *, int64_t, bool, __half *,
                                               const int32_t *, const int32_t *, const int32_t *,
                                               __half *, cudaStream_t);
 #endif
@@ -188,6 +187,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::string out = "sparse-out";
   bool spmm = true, sddmm = true;
+  bool sddmmAb = false; // D = (A·B) ⊙ S, B[k, n]
   std::vector<int64_t> ns = {256, 1024};
   std::vector<int64_t> ks = {256, 1024};
   bool f32 = true, f16 = true;
@@ -211,11 +211,12 @@ const char *kUsage = R"(usage: sparse_bench [options] PATH...
 
 Times SpMM (C = A·B, A sparse) and SDDMM (D = (A·Bᵀ) ⊙ S, S sparse) of our
 kernels against cuSPARSE and dense cuBLAS over every .smtx/.mtx matrix under
-each directory PATH (recursively) and every file PATH named.
+each directory PATH (recursively) and every file PATH named; on request also
+SDDMM with B not transposed (sddmm_ab: D = (A·B) ⊙ S, B[k, n] row-major).
 
   --out=DIR            output folder (default sparse-out): sparse.json,
                        sparse.csv, sparse.md, sparse_explore.csv
-  --ops=LIST           spmm,sddmm (default both)
+  --ops=LIST           spmm,sddmm,sddmm_ab (default spmm,sddmm)
   --n=LIST             SpMM dense columns N (default 256,1024)
   --k=LIST             SDDMM inner dimension K (default 256,1024)
   --types=LIST         f32,f16 (default both)
@@ -312,14 +313,16 @@ Options parseOptions(int argc, char **argv) {
       o.out = value;
     } else if (key == "--ops") {
       needValue();
-      o.spmm = o.sddmm = false;
+      o.spmm = o.sddmm = o.sddmmAb = false;
       for (const std::string &op : splitList(value)) {
         if (op == "spmm")
           o.spmm = true;
         else if (op == "sddmm")
           o.sddmm = true;
+        else if (op == "sddmm_ab")
+          o.sddmmAb = true;
         else
-          usageError("--ops: unknown op '" + op + "' (spmm, sddmm)");
+          usageError("--ops: unknown op '" + op + "' (spmm, sddmm, sddmm_ab)");
       }
     } else if (key == "--n" || key == "--k") {
       needValue();
@@ -388,7 +391,7 @@ Options parseOptions(int argc, char **argv) {
       usageError("unknown option " + key);
     }
   }
-  if (!o.spmm && !o.sddmm)
+  if (!o.spmm && !o.sddmm && !o.sddmmAb)
     usageError("--ops: nothing to measure");
   if (!o.f32 && !o.f16)
     usageError("--types: nothing to measure");
@@ -842,7 +845,7 @@ struct MatrixRecord {
 
 struct Measurement {
   int matrix = -1;
-  std::string op, type; // "spmm"/"sddmm", "f32"/"f16"
+  std::string op, type; // "spmm"/"sddmm"/"sddmm_ab", "f32"/"f16"
   int64_t size = 0;     // N (SpMM) or K (SDDMM)
   std::string impl;     // ours, cusparse, cublas, cublas_tf32
   std::string schedule, scheduleJson;
@@ -930,24 +933,31 @@ std::string toJson(const SpmmSchedule &s) {
          ", \"row_segment\": " + std::to_string(s.rowSegment) + "}";
 }
 
-std::string describe(const SddmmSchedule &s) {
+std::string describe(const SddmmSchedule &s, bool transposeRhs = true) {
+  // (A · B) ⊙ S: "bt+" when B is transposed first, "gather/..." otherwise.
+  const std::string first = s.transposeRhsFirst ? "bt+" : "";
+  if (!transposeRhs && !s.transposeRhsFirst)
+    return "gather/tpb" + std::to_string(s.tilesPerBlock) + "/" +
+           sopt::rowOrderName(s.rowOrder);
   if (s.tiling == sopt::SddmmTiling::DenseBlocks)
-    return "dense_blocks" + std::to_string(s.blockSize) +
+    return first + "dense_blocks" + std::to_string(s.blockSize) +
            (s.kSplits > 1 ? "/k_splits" + std::to_string(s.kSplits) : "");
-  return "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
+  return first + "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
          std::to_string(s.tileNonzeros) + "/vw" + std::to_string(s.vectorWidth) + "/tpb" +
          std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder);
 }
 
 std::string toJson(const SddmmSchedule &s) {
+  const std::string first =
+      s.transposeRhsFirst ? ", \"transpose_rhs_first\": true}" : "}";
   if (s.tiling == sopt::SddmmTiling::DenseBlocks)
     return "{\"tiling\": \"dense_blocks\", \"block_size\": " + std::to_string(s.blockSize) +
-           ", \"k_splits\": " + std::to_string(s.kSplits) + "}";
+           ", \"k_splits\": " + std::to_string(s.kSplits) + first;
   return "{\"tiling\": \"nonzeros\", \"threads_per_nonzero\": " + std::to_string(s.threadsPerNonzero) +
          ", \"tile_nonzeros\": " + std::to_string(s.tileNonzeros) +
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
-         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"}";
+         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"" + first;
 }
 
 /// The grid --explore times for SpMM: every schedule checkSpmmSchedule
@@ -1007,8 +1017,26 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) 
 /// the transposed butterfly), vectors of 1, 2 or 4, 2/4/8 warps per
 /// block, either row order; those checkSddmmSchedule accepts; and the dense
 /// tensor-core blocks of 32 x 32 and 64 x 64, k whole or split in two.
-std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes) {
+/// For (A · B) ⊙ S (not `transposeRhs`): the gather, in both row orders and
+/// with 2-8 warps per block, and each of those with B transposed first.
+std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes, bool transposeRhs = true) {
   std::vector<SddmmSchedule> grid;
+  if (!transposeRhs) {
+    for (int warps : {2, 4, 8})
+      for (RowOrder order : {RowOrder::Natural, RowOrder::ByLength}) {
+        SddmmSchedule gather;
+        gather.threadsPerNonzero = 1;
+        gather.vectorWidth = 1;
+        gather.tilesPerBlock = warps;
+        gather.rowOrder = order;
+        grid.push_back(gather);
+      }
+    for (SddmmSchedule s : sddmmGrid(k, elementBytes)) {
+      s.transposeRhsFirst = true;
+      grid.push_back(s);
+    }
+    return grid;
+  }
   for (int side : {32, 64})
     for (int splits : {1, 2}) {
       SddmmSchedule blocks;
@@ -1049,7 +1077,7 @@ bool sameSchedule(const SpmmSchedule &a, const SpmmSchedule &b) {
          a.tileOrder == b.tileOrder && a.rowSegment == b.rowSegment;
 }
 bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
-  if (a.tiling != b.tiling)
+  if (a.tiling != b.tiling || a.transposeRhsFirst != b.transposeRhsFirst)
     return false;
   if (a.tiling == sopt::SddmmTiling::DenseBlocks)
     return a.blockSize == b.blockSize && a.kSplits == b.kSplits;
@@ -1185,6 +1213,13 @@ public:
           add("sddmm", "f32", k, [&] { return sddmm<float>(m, k, explore); });
         if (o.f16)
           add("sddmm", "f16", k, [&] { return sddmm<__half>(m, k, explore); });
+      }
+    if (o.sddmmAb)
+      for (int64_t k : o.ks) {
+        if (o.f32)
+          add("sddmm_ab", "f32", k, [&] { return sddmm<float>(m, k, explore, false); });
+        if (o.f16)
+          add("sddmm_ab", "f16", k, [&] { return sddmm<__half>(m, k, explore, false); });
       }
     return line;
   }
@@ -1558,12 +1593,16 @@ private:
   }
 
   // --------------------------------------------------------------------------
-  // SDDMM: D = (A · Bᵀ) ⊙ S, A[m, k] and B[n, k] row-major, S (m x n) CSR.
+  // SDDMM: D = (A · Bᵀ) ⊙ S, A[m, k] and B[n, k] row-major, S (m x n) CSR;
+  // without `transposeRhs` D = (A · B) ⊙ S with B[k, n] row-major (op
+  // "sddmm_ab").
   // --------------------------------------------------------------------------
-  template <typename T> std::string sddmm(DeviceMatrix &m, int64_t kdim, bool explore) {
+  template <typename T>
+  std::string sddmm(DeviceMatrix &m, int64_t kdim, bool explore, bool transposeRhs = true) {
     using Info = TypeInfo<T>;
     const int64_t rows = m.rows, n = m.cols, nnz = m.nnz;
     const char *type = Info::name;
+    const char *op = transposeRhs ? "sddmm" : "sddmm_ab";
 
     DeviceBuffer sValues(nnz * sizeof(T)), lhs(size_t(rows) * kdim * sizeof(T)),
         rhs(size_t(n) * kdim * sizeof(T));
@@ -1579,7 +1618,7 @@ private:
     pattern.values = sValues.as<T>();
 
     const SddmmSchedule schedule =
-        sopt::chooseSddmmSchedule(m.stats, kdim, /*transposeRhs=*/true, sizeof(T));
+        sopt::chooseSddmmSchedule(m.stats, kdim, transposeRhs, sizeof(T));
     DeviceBuffer outOurs(nnz * sizeof(T));
     const int32_t *order = m.rowOrder.as<int32_t>();
     // The workspace a schedule can use (f32 64 x 64 blocks: B split once
@@ -1589,6 +1628,7 @@ private:
     widest.tiling = sopt::SddmmTiling::DenseBlocks;
     widest.blockSize = 64;
     widest.kSplits = 1;
+    widest.transposeRhsFirst = !transposeRhs;
     DeviceBuffer workspace(sopt::sddmmWorkspaceElements(widest, n, kdim, sizeof(T)) * sizeof(T));
     auto oursWith = [&](const SddmmSchedule &s) -> Call {
       return [&, s](cudaStream_t st) -> std::string {
@@ -1596,8 +1636,8 @@ private:
                          ? workspace.as<T>()
                          : nullptr;
         cudaError_t e =
-            bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, outOurs.as<T>(),
-                                order, m.columnWindows(s.blockSize),
+            bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, transposeRhs,
+                                outOurs.as<T>(), order, m.columnWindows(s.blockSize),
                                 m.entryRows.as<int32_t>(), scratch, st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
@@ -1607,13 +1647,13 @@ private:
     // --- cuSPARSE. It computes alpha·(op(A)·op(B)) ∘ spy(C) + beta·C: the
     // sampled product without S's values (beta = 0); the check multiplies
     // its output by S's values.
-    SparseSddmm cus(*this, m, rows, n, kdim, Info::cuda, lhs.get(), rhs.get());
+    SparseSddmm cus(*this, m, rows, n, kdim, Info::cuda, lhs.get(), rhs.get(), transposeRhs);
     std::string sparseError = cus.error;
 
-    const size_t iOurs = record(m, "sddmm", type, kdim, "ours");
-    const size_t iSparse = record(m, "sddmm", type, kdim, "cusparse");
+    const size_t iOurs = record(m, op, type, kdim, "ours");
+    const size_t iSparse = record(m, op, type, kdim, "cusparse");
     auto M = [&](size_t i) { return &results.measurements[i]; };
-    M(iOurs)->schedule = describe(schedule);
+    M(iOurs)->schedule = describe(schedule, transposeRhs);
     M(iOurs)->scheduleJson = toJson(schedule);
     M(iSparse)->error = sparseError;
     M(iSparse)->note = cus.note;
@@ -1640,7 +1680,7 @@ private:
                                                                n * kdim);
       CUDA_TRY(cudaGetLastError());
       f32Ref = std::make_unique<SparseSddmm>(*this, m, rows, n, kdim, CUDA_R_32F, lhs32.get(),
-                                             rhs32.get());
+                                             rhs32.get(), transposeRhs);
       if (f32Ref->error.empty()) {
         poisonFinite(f32Ref->out.get(), f32Ref->out.bytes(), stream);
         if (std::string e = f32Ref->call(stream); !e.empty())
@@ -1669,8 +1709,8 @@ private:
         M(iOurs)->check = "unchecked";
         results.checkFailed = true;
         std::fprintf(stderr,
-                     "sparse_bench: CHECK IMPOSSIBLE: sddmm %s K=%lld on %s: no reference ran\n",
-                     type, (long long)kdim, results.matrices[m.index].name.c_str());
+                     "sparse_bench: CHECK IMPOSSIBLE: %s %s K=%lld on %s: no reference ran\n",
+                     op, type, (long long)kdim, results.matrices[m.index].name.c_str());
       }
     }
     if (sparseError.empty())
@@ -1688,8 +1728,8 @@ private:
           M(iOurs)->check = "FAIL";
           results.checkFailed = true;
           std::fprintf(stderr,
-                       "sparse_bench: CHECK FAILED after timing: sddmm %s K=%lld on %s: %.3g\n",
-                       type, (long long)kdim, results.matrices[m.index].name.c_str(),
+                       "sparse_bench: CHECK FAILED after timing: %s %s K=%lld on %s: %.3g\n",
+                       op, type, (long long)kdim, results.matrices[m.index].name.c_str(),
                        M(iOurs)->relErrAfter);
         }
       }
@@ -1704,19 +1744,19 @@ private:
     if (explore && oursError) {
       ExploreSummary sum;
       sum.matrix = m.index;
-      sum.op = "sddmm";
+      sum.op = op;
       sum.type = type;
       sum.size = kdim;
-      sum.heuristicSchedule = describe(schedule);
+      sum.heuristicSchedule = describe(schedule, transposeRhs);
       sum.heuristicScheduleJson = toJson(schedule);
       sum.heuristicUs = M(iOurs)->timing.medianUs;
-      for (const SddmmSchedule &s : sddmmGrid(kdim, sizeof(T))) {
+      for (const SddmmSchedule &s : sddmmGrid(kdim, sizeof(T), transposeRhs)) {
         ExploreRecord r;
         r.matrix = m.index;
-        r.op = "sddmm";
+        r.op = op;
         r.type = type;
         r.size = kdim;
-        r.schedule = describe(s);
+        r.schedule = describe(s, transposeRhs);
         r.scheduleJson = toJson(s);
         r.heuristic = sameSchedule(s, schedule);
         exploreOne(r, sum, oursWith(s), outOurs, oursError, Info::tolerance);
@@ -1733,7 +1773,7 @@ private:
     }
 
     char head[64];
-    std::snprintf(head, sizeof(head), "sddmm %s k%lld ours", type, (long long)kdim);
+    std::snprintf(head, sizeof(head), "%s %s k%lld ours", op, type, (long long)kdim);
     std::string text = head;
     text += ratioText(M(iOurs), M(iSparse), "cuSPARSE");
     if (!sparseError.empty() && f32Ref)
@@ -1748,9 +1788,10 @@ private:
   /// cusparseSDDMM set up for one pattern and dense operands: descriptors,
   /// buffer (allocated here, outside timing) and the preprocessing call.
   /// The operands are described as the task states them first (A row-major
-  /// m x k not transposed, B row-major n x k transposed); if cuSPARSE
-  /// refuses that, the same memory described column-major (Aᵀ k x m
-  /// transposed, Bᵀ k x n not transposed).
+  /// m x k not transposed; B row-major n x k transposed, or with
+  /// `transposeRhs` false k x n not transposed); if cuSPARSE refuses that,
+  /// the same memory described column-major (Aᵀ k x m transposed; Bᵀ k x n
+  /// not transposed, or n x k transposed).
   struct SparseSddmm {
     Bench &bench;
     sopt::CusparseCsr descC;
@@ -1762,7 +1803,7 @@ private:
     const float alpha = 1.0f, beta = 0.0f;
 
     SparseSddmm(Bench &b, DeviceMatrix &m, int64_t rows, int64_t n, int64_t k,
-                cudaDataType type, void *lhs, void *rhs)
+                cudaDataType type, void *lhs, void *rhs, bool transposeRhs)
         : bench(b) {
       const size_t elementBytes = type == CUDA_R_32F ? 4 : 2;
       out.allocate(m.nnz * elementBytes);
@@ -1782,18 +1823,26 @@ private:
         if (descB.descriptor)
           cusparseDestroyDnMat(descB.descriptor);
         descA.descriptor = descB.descriptor = nullptr;
+        const cusparseOperation_t same = CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                  swapped = CUSPARSE_OPERATION_TRANSPOSE;
         if (layout == 0) {
-          opA = CUSPARSE_OPERATION_NON_TRANSPOSE;
-          opB = CUSPARSE_OPERATION_TRANSPOSE;
+          opA = same;
+          opB = transposeRhs ? swapped : same;
           s = cusparseCreateDnMat(&descA.descriptor, rows, k, k, lhs, type, CUSPARSE_ORDER_ROW);
           if (s == CUSPARSE_STATUS_SUCCESS)
-            s = cusparseCreateDnMat(&descB.descriptor, n, k, k, rhs, type, CUSPARSE_ORDER_ROW);
+            s = transposeRhs ? cusparseCreateDnMat(&descB.descriptor, n, k, k, rhs, type,
+                                                   CUSPARSE_ORDER_ROW)
+                             : cusparseCreateDnMat(&descB.descriptor, k, n, n, rhs, type,
+                                                   CUSPARSE_ORDER_ROW);
         } else {
-          opA = CUSPARSE_OPERATION_TRANSPOSE;
-          opB = CUSPARSE_OPERATION_NON_TRANSPOSE;
+          opA = swapped;
+          opB = transposeRhs ? same : swapped;
           s = cusparseCreateDnMat(&descA.descriptor, k, rows, k, lhs, type, CUSPARSE_ORDER_COL);
           if (s == CUSPARSE_STATUS_SUCCESS)
-            s = cusparseCreateDnMat(&descB.descriptor, k, n, k, rhs, type, CUSPARSE_ORDER_COL);
+            s = transposeRhs ? cusparseCreateDnMat(&descB.descriptor, k, n, k, rhs, type,
+                                                   CUSPARSE_ORDER_COL)
+                             : cusparseCreateDnMat(&descB.descriptor, n, k, n, rhs, type,
+                                                   CUSPARSE_ORDER_COL);
         }
         size_t bytes = 0;
         if (s == CUSPARSE_STATUS_SUCCESS)
@@ -1801,9 +1850,12 @@ private:
                                        descB.descriptor, &beta, descC.descriptor, CUDA_R_32F,
                                        CUSPARSE_SDDMM_ALG_DEFAULT, &bytes);
         if (s != CUSPARSE_STATUS_SUCCESS) {
-          std::string e = cusparseMessage(layout == 0 ? "cusparseSDDMM (row-major A, Bᵀ)"
-                                                      : "cusparseSDDMM (column-major Aᵀ, Bᵀ)",
-                                          s);
+          std::string e = cusparseMessage(
+              layout == 0 ? (transposeRhs ? "cusparseSDDMM (row-major A, Bᵀ)"
+                                          : "cusparseSDDMM (row-major A, B)")
+                          : (transposeRhs ? "cusparseSDDMM (column-major Aᵀ, Bᵀ)"
+                                          : "cusparseSDDMM (column-major Aᵀ, B)"),
+              s);
           firstError += (firstError.empty() ? "" : "; ") + e;
           continue;
         }

@@ -271,6 +271,13 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
       shared memory, so a long product with too few blocks to fill the GPU
       gets twice the blocks without a second pass. Before sm_90 one block
       does all of `k`.
+    - `transpose_rhs_first` (default false): for `(A · B) ⊙ S` only
+      (without `transpose_rhs`): the kernel first copies `B[k, n]` into
+      `Bᵀ[n, k]` (a temporary of `n k` elements, one transpose through
+      shared memory), then every field above applies as for
+      `transpose_rhs`, dense blocks included. Without it, `B`'s columns
+      are gathered (one lane per output), which only pays for very short
+      `k` or a pattern with far fewer entries than `B` has columns.
 
     ```mlir
     #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 8,
@@ -284,6 +291,9 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
                          threads_per_nonzero = 8, tiles_per_block = 4,
                          vector_width = 4, row_order = natural,
                          block_size = 64, k_splits = 2>
+    #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8,
+                         tiles_per_block = 2, vector_width = 4,
+                         row_order = natural, transpose_rhs_first = true>
     ```
   }];
   let parameters = (ins
@@ -294,7 +304,8 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     AttrParameter<"int", "elements per load of the rhs row (1, 2 or 4)">:$vector_width,
     EnumParameter<SOpt_RowOrder>:$row_order,
     DefaultValuedParameter<"int", "64", "side of a dense block (32 or 64)">:$block_size,
-    DefaultValuedParameter<"int", "1", "blocks sharing a dense block's k (1 or 2)">:$k_splits);
+    DefaultValuedParameter<"int", "1", "blocks sharing a dense block's k (1 or 2)">:$k_splits,
+    DefaultValuedParameter<"bool", "false", "(A · B) ⊙ S: B copied into Bᵀ first">:$transpose_rhs_first);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 

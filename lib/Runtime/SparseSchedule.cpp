@@ -217,6 +217,15 @@ constexpr int64_t kWgmmaFewestBlocks16 = 64;
 constexpr int64_t kSplitFewestBlocks = 64;
 constexpr int64_t kSplitShortestK32 = 512, kSplitShortestK16 = 1024;
 constexpr int64_t kSplitOverTilesK = 1024;
+/// (A · B) ⊙ S with B[k, n]: B is copied into Bᵀ first (a transpose of
+/// n k elements, then the tiles or blocks of the transposed form) unless S
+/// has fewer than a tenth of an entry per column of B, where gathering
+/// reads less of B than the copy writes (a traffic estimate, not a
+/// measurement). On the H100 (2026-11-25, DLMC patterns, k = 1-64) the
+/// gather, one warp per row, won only on a 512 x 512 pattern at 90 % for
+/// k <= 4 (2.7 against 3.3 us) and lost up to 4x (512 x 2048 at 70 %,
+/// k = 1: 17.2 against 4.3 us) and 3.5-25x from k = 16.
+constexpr double kTransposeFirstEntriesPerColumn = 0.1;
 
 /// Whether the product is long in k but has too few 64 x 64 blocks to fill
 /// the GPU (the case for splitting k).
@@ -288,6 +297,13 @@ bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (elementBytes == 4)
     return stats.nnz >= kLaneTileNonzeros && double(stats.nnz) * double(k) >= kLaneTileWork;
   return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros;
+}
+
+/// Whether (A · B) ⊙ S copies B into Bᵀ and runs the transposed form's
+/// schedule (kTransposeFirstEntriesPerColumn); an unknown pattern counts as
+/// dense enough.
+bool transposesRhsFirst(const SparsityStats &stats) {
+  return stats.nnz < 0 || stats.nnz >= kTransposeFirstEntriesPerColumn * double(stats.cols);
 }
 
 /// Whether visiting the longest rows first is worth preparing: a known
@@ -484,6 +500,11 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                                         bool transposeRhs, int elementBytes) {
   SddmmSchedule s;
   s.tilesPerBlock = kThreadsPerBlock / 32;
+  if (!transposeRhs && transposesRhsFirst(stats)) {
+    s = chooseSddmmSchedule(stats, k, /*transposeRhs=*/true, elementBytes);
+    s.transposeRhsFirst = true;
+    return s;
+  }
   if (!transposeRhs) {
     // Gathering B's columns: one lane per output, a warp per row.
     s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
@@ -664,7 +685,8 @@ std::string sopt::formatSchedule(const SddmmSchedule &s) {
          ", vector_width = " + std::to_string(s.vectorWidth) +
          ", row_order = " + rowOrderName(s.rowOrder) +
          ", block_size = " + std::to_string(s.blockSize) +
-         ", k_splits = " + std::to_string(s.kSplits);
+         ", k_splits = " + std::to_string(s.kSplits) +
+         (s.transposeRhsFirst ? ", transpose_rhs_first = true" : "");
 }
 
 std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
@@ -675,19 +697,32 @@ std::vector<int> sopt::dispatchedSddmmTiles(int threadsPerNonzero) {
   return tiles;
 }
 
+int64_t sopt::sddmmRequiredWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k) {
+  return s.transposeRhsFirst && n > 0 && k > 0 ? n * k : 0;
+}
+
 int64_t sopt::sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k,
                                      int elementBytes) {
+  const int64_t transposed = sddmmRequiredWorkspaceElements(s, n, k);
   if (s.tiling != SddmmTiling::DenseBlocks || s.blockSize != 64 || s.kSplits != 1 ||
       elementBytes != 4 || k % 4 != 0 || n <= 0 || k <= 0)
-    return 0;
-  return 2 * n * k;
+    return transposed;
+  return transposed + 2 * n * k;
 }
 
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                      bool transposeRhs, int elementBytes) {
+  if (s.transposeRhsFirst) {
+    if (transposeRhs)
+      return "transpose_rhs_first applies to (A · B) ⊙ S only: with transpose_rhs B is "
+             "already B[n, k]";
+    // The schedule then runs on Bᵀ.
+    transposeRhs = true;
+  }
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if (!transposeRhs)
-      return "tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs)";
+      return "tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs, or "
+             "transpose_rhs_first for B[k, n])";
     if (elementBytes != 2 && elementBytes != 4)
       return "tiling = dense_blocks needs f32, f16 or bf16 elements";
     if (s.rowOrder != RowOrder::Natural)

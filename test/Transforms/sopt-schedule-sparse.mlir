@@ -177,14 +177,41 @@ func.func @sddmm_k1024(%a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>, %s: t
 
 // -----
 
-// Without transpose_rhs, B's columns are gathered: one lane per output,
-// scalar loads, 32 nonzeros per tile.
+// Without transpose_rhs (B[k, n]) B is transposed first, and the schedule
+// is the transposed form's (here as for @sddmm_transposed above), whatever
+// k ...
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-// CHECK-LABEL: func.func @sddmm_gather
-// CHECK: sopt.sddmm %arg0, %arg1, %arg2 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = natural>}
-func.func @sddmm_gather(%a: tensor<512x64xf32>, %b: tensor<64x512xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
+// CHECK-LABEL: func.func @sddmm_transpose_first
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 4, tiles_per_block = 8, vector_width = 4, row_order = natural, transpose_rhs_first = true>}
+func.func @sddmm_transpose_first(%a: tensor<512x64xf32>, %b: tensor<64x512xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
   %d = sopt.sddmm %a, %b, %s : tensor<512x64xf32>, tensor<64x512xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
   return %d : tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// ... also k = 4 (vectors of 4, one lane per output) ...
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @sddmm_transpose_first_short_k
+// CHECK: sopt.sddmm %arg0, %arg1, %arg2 {schedule = #sopt.sddmm_schedule<{{.*}}threads_per_nonzero = 1, {{.*}}vector_width = 4, row_order = natural, transpose_rhs_first = true>}
+func.func @sddmm_transpose_first_short_k(%a: tensor<512x4xf32>, %b: tensor<4x512xf32>, %s: tensor<512x512xf32, #CSR>) -> tensor<512x512xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s : tensor<512x4xf32>, tensor<4x512xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+  return %d : tensor<512x512xf32, #CSR>
+}
+
+// -----
+
+// ... but for a known pattern with fewer entries than a tenth of B's
+// columns (5 entries, 200 columns) B's columns are gathered: one lane per
+// output, scalar loads, 32 nonzeros per tile (the gather reads less of B
+// than a transpose would).
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+// CHECK-LABEL: func.func @sddmm_gather_few_entries
+// CHECK: sopt.sddmm %arg1, %arg2, %arg0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = by_length>}
+func.func @sddmm_gather_few_entries(%s: tensor<4x200xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-few-entries.mtx"},
+                                    %a: tensor<4x64xf32>, %b: tensor<64x200xf32>) -> tensor<4x200xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s : tensor<4x64xf32>, tensor<64x200xf32>, tensor<4x200xf32, #CSR> -> tensor<4x200xf32, #CSR>
+  return %d : tensor<4x200xf32, #CSR>
 }
 
 // -----
@@ -240,7 +267,7 @@ func.func @pattern_skewed_again(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_patter
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 // CHECK-LABEL: func.func @pattern_uniform
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>}
-// CHECK: sopt.sddmm %arg2, %arg3, %arg0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 4, vector_width = 1, row_order = natural>}
+// CHECK: sopt.sddmm %arg2, %arg3, %arg0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 4, threads_per_nonzero = 8, tiles_per_block = 8, vector_width = 4, row_order = natural, transpose_rhs_first = true>}
 func.func @pattern_uniform(%w: tensor<8x16xf32, #CSR> {sopt.sparsity_pattern = "Inputs/schedule-uniform-rows.mtx"},
                            %x: tensor<16x256xf32>, %a: tensor<8x32xf32>, %b: tensor<32x16xf32>) -> (tensor<8x256xf32>, tensor<8x16xf32, #CSR>) {
   %y = sopt.spmm %w, %x : tensor<8x16xf32, #CSR>, tensor<16x256xf32> -> tensor<8x256xf32>

@@ -18,6 +18,7 @@
 #include "sparse-opt/Runtime/Spmm.cuh"
 #include "sparse-opt/Runtime/SpmmBlocks.cuh"
 #include "sparse-opt/Runtime/SpmmSlices.cuh"
+#include "sparse-opt/Runtime/Transpose.cuh"
 
 namespace sopt {
 
@@ -189,8 +190,9 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// serves the (A · B) form with a ByLength schedule; `columnWindows`, if
 /// given, the dense blocks (sopt_csr_column_windows for s.blockSize);
 /// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows);
-/// `workspace`, if given, sddmmWorkspaceElements(s, n, k, sizeof(T))
-/// elements for the f32 64 x 64 blocks (launchSddmmBlocks).
+/// `workspace`: sddmmWorkspaceElements(s, n, k, sizeof(T)) elements,
+/// required with s.transposeRhsFirst (Bᵀ), otherwise optional (the f32
+/// 64 x 64 blocks' split B, launchSddmmBlocks).
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
@@ -199,6 +201,26 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                      const int32_t *entryRows = nullptr, T *workspace = nullptr) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
+  if (s.transposeRhsFirst) {
+    // B[k, n] into Bᵀ[n, k] at the workspace's start, the rest after it.
+    if (!workspace && sddmmRequiredWorkspaceElements(s, pattern.cols, k) > 0)
+      return cudaErrorInvalidValue;
+    if (pattern.rows == 0 || pattern.nnz == 0)
+      return cudaSuccess;
+    SddmmSchedule transposed = s;
+    transposed.transposeRhsFirst = false;
+    if (k == 0) // every product is an empty sum: B is not read
+      return runSddmm(transposed, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
+                      stream, columnWindows, entryRows);
+    if (cudaError_t e = launchTranspose(rhs, k, pattern.cols, workspace, stream);
+        e != cudaSuccess)
+      return e;
+    T *rest = sddmmWorkspaceElements(transposed, pattern.cols, k, sizeof(T)) > 0
+                  ? workspace + pattern.cols * k
+                  : nullptr;
+    return runSddmm(transposed, pattern, lhs, workspace, k, /*transposeRhs=*/true, out, rowOrder,
+                    stream, columnWindows, entryRows, rest);
+  }
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
       if (s.blockSize == 32)

@@ -138,8 +138,10 @@ enum class SddmmTiling : int {
 /// at a time, and the partial dot products meet through warp shuffles;
 /// `rowOrder` must be Natural. A tile of 32 leaves one output per lane: the
 /// groups' partial sums meet in a transposed butterfly (fewer shuffles) and the
-/// store is coalesced. With B not transposed, B's columns are gathered: one
-/// lane per output, one warp per row, rows in `rowOrder`.
+/// store is coalesced. With B not transposed, either `transposeRhsFirst`
+/// (B[k, n] copied into Bᵀ[n, k] in a workspace, then every field applies
+/// as for B transposed) or B's columns are gathered: one lane per output,
+/// one warp per row, rows in `rowOrder`.
 struct SddmmSchedule {
   SddmmTiling tiling = SddmmTiling::Nonzeros;
   int tileNonzeros = 32;
@@ -152,6 +154,9 @@ struct SddmmSchedule {
   /// With DenseBlocks: blocks that share each output block's k, a cluster
   /// that adds their products (1 or 2; sm_90 and newer, elsewhere 1).
   int kSplits = 1;
+  /// (A · B) ⊙ S only: transpose B into the workspace first
+  /// (sddmmWorkspaceElements) and run the (A · Bᵀ) ⊙ S schedule above on it.
+  bool transposeRhsFirst = false;
 };
 
 /// Everything a CSR pattern tells the heuristics: its shape, nnz and
@@ -206,13 +211,17 @@ std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
-/// Elements of the workspace an SDDMM of B[n, k] (transposed) under `s`
-/// can use, of the product's element type: 2 n k for f32 64 x 64 dense
-/// blocks without k splits and k a multiple of 4 (B split into TF32 parts
-/// and remainders once per call, SddmmBlocks.cuh), 0 otherwise. Passing
-/// none is always correct; it only costs that path.
+/// Elements of the workspace an SDDMM with n columns under `s` uses, of
+/// the product's element type: n k for Bᵀ with `transposeRhsFirst` (then
+/// required), followed by 2 n k for f32 64 x 64 dense blocks without k
+/// splits and k a multiple of 4 (B split into TF32 parts and remainders
+/// once per call, SddmmBlocks.cuh: optional, passing none only costs that
+/// path); 0 when neither applies.
 int64_t sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k,
                                int elementBytes);
+/// Of those, the elements runSddmm needs whatever the path (Bᵀ): a smaller
+/// workspace is refused.
+int64_t sddmmRequiredWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k);
 
 /// The row order's name in the attributes: `natural` or `by_length`.
 const char *rowOrderName(RowOrder order);

@@ -79,6 +79,7 @@ static_assert(int(SpmmTiling::RowTiles) == int(::sopt::SpmmTiling::RowTiles) &&
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
   s.blockSize = attr.getBlockSize();
   s.kSplits = attr.getKSplits();
+  s.transposeRhsFirst = attr.getTransposeRhsFirst();
   return s;
 }
 
@@ -98,7 +99,8 @@ SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
                                                                      : SddmmTiling::Nonzeros;
   return SddmmScheduleAttr::get(context, tiling, s.tileNonzeros, s.threadsPerNonzero,
                                 s.tilesPerBlock, s.vectorWidth,
-                                fromRuntimeRowOrder(s.rowOrder), s.blockSize, s.kSplits);
+                                fromRuntimeRowOrder(s.rowOrder), s.blockSize, s.kSplits,
+                                s.transposeRhsFirst);
 }
 
 int getScheduleElementBytes(Type elementType) {

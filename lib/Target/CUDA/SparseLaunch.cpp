@@ -541,7 +541,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   KnownPattern known;
   if (failed(known.read(op, op.getPattern(), /*transposed=*/false)))
     return failure();
-  if (!op.getTransposeRhs()) {
+  if (!op.getTransposeRhs() && !s.transposeRhsFirst) {
     std::string order;
     if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", pattern,
                             text, order)))
@@ -556,6 +556,18 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
         "stream{8})));\n",
         element, matrix, lhs, rhs, k, out, order, s.tilesPerBlock, epilogueArg);
     return text;
+  }
+  std::string rhsRows = rhs.str(); // B[n, k]
+  if (s.transposeRhsFirst) {
+    // (A · B) ⊙ S: B[k, n] copied into Bᵀ, then the transposed form's kernels.
+    rhsRows = tablePrefix.str() + "_rhs_t";
+    text.temporaries.push_back({rhsRows, element, std::to_string(type.getDimSize(1) * k)});
+    text.body += llvm::formatv("    // sopt.sddmm (A · B) ⊙ S: B ({0}x{1}) transposed into {2} "
+                               "first\n",
+                               k, type.getDimSize(1), rhsRows);
+    text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
+                               rhs, k, type.getDimSize(1), rhsRows);
+    s.transposeRhsFirst = false;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     std::string windows = emitColumnWindows(known, s.blockSize,
@@ -584,7 +596,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}{8}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",
-        element, matrix, lhs, rhs, k, out, tail, s.blockSize,
+        element, matrix, lhs, rhsRows, k, out, tail, s.blockSize,
         s.kSplits > 1 ? ", " + std::to_string(s.kSplits) : std::string());
     return text;
   }
@@ -604,7 +616,7 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
       "{10}, stream{11})));\n",
       element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, s.tileNonzeros, matrix,
-      lhs, rhs, k, out, s.tilesPerBlock, tail);
+      lhs, rhsRows, k, out, s.tilesPerBlock, tail);
   return text;
 }
 

@@ -636,10 +636,31 @@ func.func @sddmm_schedule_k_vector(%a: tensor<8x6xf32>, %b: tensor<16x6xf32>, %s
 
 // -----
 
+// transpose_rhs_first: B[k, n] only.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_transpose_first_transposed(%a: tensor<8x64xf32>, %b: tensor<16x64xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: transpose_rhs_first applies to (A · B) ⊙ S only: with transpose_rhs B is already B[n, k]}}
+  %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, transpose_rhs_first = true>} : tensor<8x64xf32>, tensor<16x64xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
+// With B transposed first, the transposed form's limits apply: k = 66 is no
+// multiple of vector_width 4.
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
+func.func @sddmm_schedule_transpose_first_vector(%a: tensor<8x66xf32>, %b: tensor<66x16xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: the inner dimension 66 is not a multiple of vector_width 4}}
+  %0 = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, transpose_rhs_first = true>} : tensor<8x66xf32>, tensor<66x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %0 : tensor<8x16xf32, #CSR>
+}
+
+// -----
+
 // Dense blocks compute (A · Bᵀ) ⊙ S only.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @sddmm_schedule_dense_blocks_gather(%a: tensor<8x64xf32>, %b: tensor<64x16xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
-  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs)}}
+  // expected-error @+1 {{'sopt.sddmm' op has an invalid schedule: tiling = dense_blocks computes (A · Bᵀ) ⊙ S only (transpose_rhs, or transpose_rhs_first for B[k, n])}}
   %0 = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<64x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
   return %0 : tensor<8x16xf32, #CSR>
 }

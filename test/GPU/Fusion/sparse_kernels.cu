@@ -116,12 +116,13 @@ void scoresBlocksF16(Report &report) {
 }
 
 /// A generated (A · Bᵀ) ⊙ S · scale over the known 300 x 257 pattern, k =
-/// 40 (`Scores`: the host function), against the float64 reference; then,
-/// as every table it embeds was prepared for the file's pattern, a call
-/// with another nnz must be refused.
+/// 40 (`Scores`: the host function), or (A · B) ⊙ S · scale without
+/// `transposeRhs`, against the float64 reference; then, as every table it
+/// embeds was prepared for the file's pattern, a call with another nnz must
+/// be refused.
 template <typename Scores>
 void scoresKnown(Report &report, const std::string &patternFile, Scores scores,
-                 const std::string &label) {
+                 const std::string &label, bool transposeRhs = true) {
   Sparse<float> s(readPattern(patternFile));
   Tensor<float> q(300 * 40), k(257 * 40), scale(1), d(s.nnz());
   q.randomize(), k.randomize(), scale.randomize(0.5, 2);
@@ -130,11 +131,12 @@ void scoresKnown(Report &report, const std::string &patternFile, Scores scores,
          s.csr.values.device, s.nnz(), scale.device, d.device);
   d.download();
   std::vector<double> ref =
-      sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 40, true);
+      sddmmReference(s.pattern, s.csr.values.values, q.values, k.values, 40, transposeRhs);
   for (double &v : ref)
     v *= double(scale.values[0]);
-  report.check(label + " (A*B^T)*S*scale 300x257 k=40", relativeError(d.values, ref),
-               tolerance<float>());
+  report.check(label + (transposeRhs ? " (A*B^T)*S*scale" : " (A*B)*S*scale") +
+                   " 300x257 k=40",
+               relativeError(d.values, ref), tolerance<float>());
   const cudaError_t refused =
       scores(q.device, k.device, s.csr.positions.device, s.csr.coordinates.device,
              s.csr.values.device, s.nnz() - 1, scale.device, d.device, nullptr);
@@ -233,6 +235,10 @@ int main(int argc, char **argv) {
   scoresKnown(report, patternFile, scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
   scoresKnown(report, patternFile, scores_planes_known,
               "scores_planes_known dense_blocks64, windows + B planes");
+  scoresKnown(report, patternFile, weight_grad_known,
+              "weight_grad_known B^T first, tiles, entry rows", false);
+  scoresKnown(report, patternFile, weight_grad_planes_known,
+              "weight_grad_planes_known B^T first, dense_blocks64, windows + B planes", false);
   sampledF16(report);
   sparseAttention(report);
   prunedLinearBlocks(report);

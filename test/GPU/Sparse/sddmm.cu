@@ -30,6 +30,11 @@ using namespace harness;
 namespace {
 
 std::string describe(const ::sopt::SddmmSchedule &s) {
+  if (s.transposeRhsFirst) {
+    ::sopt::SddmmSchedule after = s;
+    after.transposeRhsFirst = false;
+    return "B^T first, " + describe(after);
+  }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks)
     return "dense_blocks" + std::to_string(s.blockSize) +
            (s.kSplits > 1 ? " k_splits=" + std::to_string(s.kSplits) : "");
@@ -66,15 +71,18 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
     // entries' rows (sopt_csr_entry_rows); then, where the schedule can use
     // a workspace (f32 64 x 64 blocks: B split once, the TMA-fed kernel on
     // sm_90), the windows with one (poisoned), which must give the same
-    // bits as without.
+    // bits as without. A schedule that transposes B first always gets its
+    // whole workspace (poisoned; Bᵀ at its start).
     const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
+    const bool gathers = !transposeRhs && !schedule.transposeRhsFirst;
+    const int64_t required = ::sopt::sddmmRequiredWorkspaceElements(schedule, p.cols, k);
     const int64_t workspaceElements =
-        transposeRhs ? ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T)) : 0;
+        ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T));
     Tensor<T> workspace{static_cast<size_t>(workspaceElements)};
     std::vector<T> withoutWorkspace;
     for (int pass = 0; pass < 3; ++pass) {
       const bool prepared = pass > 0, planes = pass == 2;
-      if ((prepared && !transposeRhs) || (planes && workspaceElements == 0))
+      if ((prepared && gathers) || (planes && (required > 0 || workspaceElements == 0)))
         continue;
       d.poison();
       workspace.poison();
@@ -82,7 +90,7 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
           prepared && blocks ? s.columnWindows(schedule.blockSize) : nullptr,
           prepared && !blocks ? s.entryRows.device : nullptr,
-          planes ? workspace.device : nullptr));
+          planes || required > 0 ? workspace.device : nullptr));
       CHECK_CUDA(cudaDeviceSynchronize());
       d.download();
       const std::string variant =
@@ -97,6 +105,12 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
         report.check(name + " planes bits", double(differing), 0.0);
       }
     }
+    if (required > 0) { // without its workspace the schedule is refused
+      const cudaError_t e = ::sopt::runSddmm<T>(schedule, s.view(), a.device, b.device, k,
+                                                transposeRhs, d.device, s.order.device, 0);
+      const bool refused = e == cudaErrorInvalidValue || (p.coordinates.empty() && e == cudaSuccess);
+      report.check(name + " refused without workspace", refused ? 0.0 : 1.0, 0.0);
+    }
   }
 }
 
@@ -104,8 +118,23 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
                                                 int bytes, bool handPicked) {
   std::vector<::sopt::SddmmSchedule> out{
       ::sopt::chooseSddmmSchedule(p.stats(), k, transposeRhs, bytes)};
-  if (!transposeRhs)
+  if (!transposeRhs) {
+    // The gather, and B transposed first into each schedule of the
+    // transposed form tried below.
+    if (out.front().transposeRhsFirst) {
+      ::sopt::SddmmSchedule gather;
+      gather.threadsPerNonzero = 1, gather.vectorWidth = 1;
+      gather.rowOrder = ::sopt::RowOrder::ByLength;
+      out.push_back(gather);
+    }
+    for (::sopt::SddmmSchedule s : schedulesFor(p, k, true, bytes, false)) {
+      s.transposeRhsFirst = true;
+      if (s.tiling != out.front().tiling || s.blockSize != out.front().blockSize ||
+          s.kSplits != out.front().kSplits || !out.front().transposeRhsFirst)
+        out.push_back(s);
+    }
     return out;
+  }
   // The dense tensor-core blocks of both sizes, k whole or split in two
   // (k = 1: one of the two blocks has no chunk), whatever the heuristic
   // chose.
@@ -198,11 +227,15 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
     if (dlmc) {
       const int64_t k = dlmcDenseSize<T>();
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), false));
+      check<T>(report, p, k, false,
+               {::sopt::chooseSddmmSchedule(p.stats(), k, false, sizeof(T))});
       continue;
     }
     for (int64_t k : {1, 33, 64, 256})
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), k == 64 || k == 33));
-    check<T>(report, p, 19, false, schedulesFor(p, 19, false, sizeof(T), false));
+    // B transposed first (k = 0: nothing to transpose), and the gather.
+    for (int64_t k : {0, 1, 4, 19, 64})
+      check<T>(report, p, k, false, schedulesFor(p, k, false, sizeof(T), false));
   }
 }
 

@@ -11,6 +11,7 @@
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 4, tiles_per_block = 8, vector_width = 4, row_order = natural>
 // SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}block_size = 32>
+// SUMMARY: weight_grad_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}transpose_rhs_first = true>
 // SUMMARY: scores_blocks_split_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}k_splits = 2>
 // SUMMARY: linear_blocks_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = dense_blocks, block_rows = 32>
 // SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
@@ -100,6 +101,24 @@ func.func @scores_blocks(%q: tensor<64x64xf16>, %k: tensor<48x64xf16>, %s: tenso
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
       : tensor<64x64xf16>, tensor<48x64xf16>, tensor<64x48xf16, #CSR> -> tensor<64x48xf16, #CSR>
   return %d : tensor<64x48xf16, #CSR>
+}
+
+// (A · B) ⊙ S with B[k, n] and transpose_rhs_first: B is copied into a
+// temporary Bᵀ[n, k] (48 x 64) first, and the transposed form's launch reads
+// that; for f32 64 x 64 blocks without a prepared pattern no B planes.
+// CHECK: extern "C" cudaError_t weight_grad(
+// CHECK: float *[[BT:[a-z_0-9]+_rhs_t]] = nullptr;
+// CHECK: sopt::allocateTemporary(&[[BT]], std::max<int64_t>(3072, 1) * sizeof(float), stream)
+// CHECK: // sopt.sddmm (A · B) ⊙ S: B (64x48) transposed into [[BT]] first
+// CHECK-NEXT: SOPT_TRY(sopt::launchTranspose(arg1, 64, 48, [[BT]], stream));
+// CHECK-NEXT: // sopt.sddmm (A · Bᵀ) ⊙ S, S 64x48, k = 64: dense 64x64 blocks
+// CHECK: sopt::launchSddmmBlocks<float, 64>(sopt::CsrMatrix<float>{64, 48, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, [[BT]], 64, result0_values, stream)
+// CHECK-NOT: b_planes
+// CHECK: return cudaSuccess;
+func.func @weight_grad(%a: tensor<64x64xf32>, %b: tensor<64x48xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, transpose_rhs_first = true>}
+      : tensor<64x64xf32>, tensor<64x48xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
+  return %d : tensor<64x48xf32, #CSR>
 }
 
 // k split in two: a cluster of two blocks per output block, named in the

@@ -1,7 +1,8 @@
 // The project's SpMM and SDDMM kernels from generated host code: a pruned
 // linear layer whose pattern is known at compile time (rows visited longest
 // first, bias + GELU + residual fused as the SpMM epilogue), one without a
-// pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms,
+// pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms
+// (B[k, n] transposed first, also into the f32 blocks' TMA-fed planes),
 // SDDMM feeding SpMM (sparse attention), SpMM by dense tensor-core blocks
 // (bias + ReLU epilogue, odd width), SpMM from staged slices of B (the
 // compile-time pattern's row order, bias + ReLU epilogue, odd width), and
@@ -59,6 +60,31 @@ func.func @scores_planes_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
                                %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
       : tensor<300x40xf32>, tensor<257x40xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
+  %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
+  return %e : tensor<300x257xf32, #CSR>
+}
+
+// (A · B) ⊙ S, B[k, n] (a pruned weight's gradient: dYᵀ · X at W's
+// entries) over the known pattern: B is transposed into a temporary first,
+// then the tiles of the transposed form run with the entries' rows from the
+// compile-time pattern; a scale epilogue is fused.
+func.func @weight_grad_known(%a: tensor<300x40xf32>, %b: tensor<40x257xf32>,
+                             %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
+                             %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s : tensor<300x40xf32>, tensor<40x257xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
+  %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
+  return %e : tensor<300x257xf32, #CSR>
+}
+
+// The same in f32 64 x 64 blocks: Bᵀ, then B's TF32 planes after it in the
+// workspace, and the TMA-fed blocks.
+func.func @weight_grad_planes_known(%a: tensor<300x40xf32>, %b: tensor<40x257xf32>,
+                                    %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
+                                    %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, transpose_rhs_first = true>}
+      : tensor<300x40xf32>, tensor<40x257xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
   %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
   %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
   return %e : tensor<300x257xf32, #CSR>
