@@ -271,7 +271,11 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     sparse SDDMM of at least 33792
     nonzeros (in f32 also 6e6 products) takes tiles of 32 nonzeros
     (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit)
-    outputs per lane group.
+    outputs per lane group. An SDDMM without `transpose_rhs` (`B[k, n]`)
+    gets the schedule of the transposed form with `transpose_rhs_first`
+    (`B` copied into `Bᵀ` by the kernel's host code first), unless a known
+    pattern has fewer entries than a tenth of `B`'s columns: then one lane
+    per output gathers `B`'s columns.
     The file holds the arrays the caller
     passes: a CSR matrix's, or for a CSC argument those of its transpose in
     CSR (so an `n x k` file for a `k x n` CSC argument: `x · Wᵀ` takes `W`'s
