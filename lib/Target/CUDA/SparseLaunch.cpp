@@ -604,7 +604,8 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
       emitEntryRows(known, tablePrefix.str() + "_entry_rows", pattern, text);
   const bool prepared = entryRows != "nullptr";
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
-  int64_t vectorsPerLane = (k + lanesTimesVector - 1) / lanesTimesVector;
+  // At least one vector per lane: with k = 0 the kernel then sums nothing.
+  int64_t vectorsPerLane = std::max<int64_t>(1, (k + lanesTimesVector - 1) / lanesTimesVector);
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
       "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block, {8}\n",

@@ -121,6 +121,18 @@ func.func @weight_grad(%a: tensor<64x64xf32>, %b: tensor<64x48xf32>, %s: tensor<
   return %d : tensor<64x48xf32, #CSR>
 }
 
+// k = 0: every product is an empty sum; the tile kernel still gets one
+// vector per lane (a zero-sized register array would not compile), and B's
+// empty transpose is launched as for any k.
+// CHECK: extern "C" cudaError_t weight_grad_k0(
+// CHECK: SOPT_TRY(sopt::launchTranspose(arg1, 0, 16, {{[a-z_0-9]+}}_rhs_t, stream));
+// CHECK: sopt::launchSddmm<float, 1, 4, 1, 32>(sopt::CsrMatrix<float>{8, 16, arg2_nnz, arg2_positions, arg2_coordinates, arg2_values}, arg0, {{[a-z_0-9]+}}_rhs_t, 0, result0_values, 8, stream)
+func.func @weight_grad_k0(%a: tensor<8x0xf32>, %b: tensor<0x16xf32>, %s: tensor<8x16xf32, #CSR>) -> tensor<8x16xf32, #CSR> {
+  %d = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 8, vector_width = 4, row_order = natural, transpose_rhs_first = true>}
+      : tensor<8x0xf32>, tensor<0x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  return %d : tensor<8x16xf32, #CSR>
+}
+
 // k split in two: a cluster of two blocks per output block, named in the
 // launch.
 // CHECK: extern "C" cudaError_t scores_blocks_split(
