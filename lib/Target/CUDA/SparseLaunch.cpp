@@ -608,8 +608,10 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   int64_t vectorsPerLane = std::max<int64_t>(1, (k + lanesTimesVector - 1) / lanesTimesVector);
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
-      "nonzeros, {4} lanes per nonzero, vectors of {5}, {6} warps per block, {8}\n",
-      type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros, s.threadsPerNonzero,
+      "nonzeros, {4} per nonzero, vectors of {5}, {6} warps per block, {8}\n",
+      type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros,
+      s.threadsPerNonzero == 1 ? std::string("1 lane")
+                               : std::to_string(s.threadsPerNonzero) + " lanes",
       s.vectorWidth, s.tilesPerBlock, summary,
       prepared ? "entries' rows from the compile-time pattern" : "entries' rows searched");
   std::string tail = epilogueAndTable(epilogueArg, entryRows);
