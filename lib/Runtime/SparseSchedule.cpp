@@ -110,9 +110,12 @@ constexpr int64_t kSpmmLargeBlocks = 96;
 /// - 16-bit up to 50 % density (denser patterns were not measured); from
 ///   n = 512 up to 4096 rows, where the density reaches 4 % or
 ///   the rows are skewed: 1.0-1.9x (random 98 % patterns 0.95-0.98x, the
-///   33288-row one 0.77-0.91x, left out); below n = 512 only up to 1024
-///   rows, 64 columns in vectors of 2 (1.09-1.39x on 512 rows, 0.84-1.52x on
-///   2048).
+///   33288-row one 0.77-0.91x, left out); below n = 512 up to 1024 rows 64
+///   columns in vectors of 2 (1.09-1.39x on 512 rows, 0.84-1.52x on 2048),
+///   and from 1025 rows 128 columns in vectors of 4 under the same density
+///   or skew condition as from n = 512 (H100 explore, 2026-11-25, f16 at
+///   n = 256 on the 22 DLMC patterns of 2048 x 512: 0.90-1.46x over the
+///   row tiles, 1.08x geomean; docs/benchmarks/sweeps).
 constexpr int64_t kStagedSliceBytes = 128 * 1024, kStagedSliceLongestK = 512;
 constexpr double kStagedSliceProducts = double(1 << 20);
 constexpr double kStagedSliceMostDensity32 = 0.2, kStagedSliceLeastDensity16 = 0.04;
@@ -353,8 +356,8 @@ bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int el
     return density <= kStagedSliceMostDensity32;
   if (density > kStagedSliceMostDensity16)
     return false;
-  if (n < kStagedSliceWideN)
-    return stats.rows <= kStagedSliceMostRows16Narrow;
+  if (n < kStagedSliceWideN && stats.rows <= kStagedSliceMostRows16Narrow)
+    return true;
   return stats.rows <= kStagedSliceManyRows &&
          (density >= kStagedSliceLeastDensity16 || rowsSkewed(stats));
 }
@@ -362,9 +365,11 @@ bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int el
 SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {
   SpmmSchedule s;
   s.tiling = SpmmTiling::StagedSlices;
-  const bool wide = n >= kStagedSliceWideN;
+  // 16-bit slices of many rows are wide whatever n.
+  const bool wide = n >= kStagedSliceWideN ||
+                    (elementBytes == 2 && stats.rows > kStagedSliceMostRows16Narrow);
   // 128 KiB for the longest k: 64 f32 columns, 128 16-bit ones (64 below
-  // n = 512).
+  // n = 512 up to 1024 rows).
   s.tileColumns = int(kStagedSliceBytes / (kStagedSliceLongestK * (wide ? elementBytes : 4)));
   const bool fourWide = wide || (elementBytes == 4 && stats.rows > kStagedSliceManyRows);
   s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));

@@ -253,8 +253,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
     before dense blocks from n = 512; in 16-bit 128 columns from n = 512 up
-    to 4096 rows where the density reaches 4 % or the rows are skewed, 64
-    columns below n = 512 up to 1024 rows);
+    to 4096 rows where the density reaches 4 % or the rows are skewed, and
+    so below n = 512 beyond 1024 rows; 64 columns below n = 512 up to 1024
+    rows);
     an f32 SpMM whose pattern is dense enough (25 %, or 15 % with a longest
     row twice the mean, and 2^24 products of the dense shape) runs on
     tensor cores instead (`tiling = dense_blocks`), and so does an SDDMM
