@@ -219,8 +219,9 @@ std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
 /// path); 0 when neither applies.
 int64_t sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k,
                                int elementBytes);
-/// Of those, the elements runSddmm needs whatever the path (Bᵀ): a smaller
-/// workspace is refused.
+/// Of those, the part runSddmm cannot run without (Bᵀ): where it is above
+/// 0, runSddmm refuses a null workspace. A workspace passed must still hold
+/// all sddmmWorkspaceElements (runSddmm puts B's planes after Bᵀ).
 int64_t sddmmRequiredWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t k);
 
 /// The row order's name in the attributes: `natural` or `by_length`.
