@@ -503,13 +503,13 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
 
 SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
                                         bool transposeRhs, int elementBytes) {
-  SddmmSchedule s;
-  s.tilesPerBlock = kThreadsPerBlock / 32;
   if (!transposeRhs && transposesRhsFirst(stats)) {
-    s = chooseSddmmSchedule(stats, k, /*transposeRhs=*/true, elementBytes);
+    SddmmSchedule s = chooseSddmmSchedule(stats, k, /*transposeRhs=*/true, elementBytes);
     s.transposeRhsFirst = true;
     return s;
   }
+  SddmmSchedule s;
+  s.tilesPerBlock = kThreadsPerBlock / 32;
   if (!transposeRhs) {
     // Gathering B's columns: one lane per output, a warp per row.
     s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;

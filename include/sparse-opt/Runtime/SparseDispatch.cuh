@@ -202,19 +202,16 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.transposeRhsFirst) {
-    // B[k, n] into Bᵀ[n, k] at the workspace's start, the rest after it.
+    // B[k, n] into Bᵀ[n, k] at the workspace's start, the rest after it,
+    // as the generated code does. (With k = 0 nothing is moved and nothing
+    // reads B: the workspace may then be null.)
     if (!workspace && sddmmRequiredWorkspaceElements(s, pattern.cols, k) > 0)
       return cudaErrorInvalidValue;
-    if (pattern.rows == 0 || pattern.nnz == 0)
-      return cudaSuccess;
-    SddmmSchedule transposed = s;
-    transposed.transposeRhsFirst = false;
-    if (k == 0) // every product is an empty sum: B is not read
-      return runSddmm(transposed, pattern, lhs, rhs, k, /*transposeRhs=*/true, out, rowOrder,
-                      stream, columnWindows, entryRows);
     if (cudaError_t e = launchTranspose(rhs, k, pattern.cols, workspace, stream);
         e != cudaSuccess)
       return e;
+    SddmmSchedule transposed = s;
+    transposed.transposeRhsFirst = false;
     T *rest = sddmmWorkspaceElements(transposed, pattern.cols, k, sizeof(T)) > 0
                   ? workspace + pattern.cols * k
                   : nullptr;
