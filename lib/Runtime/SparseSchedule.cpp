@@ -160,6 +160,11 @@ constexpr double kByColumnOutputs = 1 << 21;
 /// The most groups that share one tile (the kernel's shared partial sums).
 constexpr int kMaxRowSplits = 8;
 
+/// 16-bit row tiles of rows this long on average take kWideRowColumns
+/// columns per lane in groups of kWideRowLanes (chooseSpmmRowTiles).
+constexpr double kWideRowMeanLength = 32;
+constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
+
 /// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
 constexpr int64_t kBusySddmmWarps = 16 * 132;
 
@@ -443,13 +448,64 @@ SpmmSchedule sopt::spmmDenseBlocks(int blockRows, int blockColumns) {
   return s;
 }
 
+namespace {
+
+/// The row-tile schedule of `perThread` columns per lane in tile groups of
+/// at most `maxLanes` lanes, rows split while the GPU has room (with
+/// `longRowSplits`, also for the longest row's sake) (the rest of
+/// chooseSpmmRowTiles).
+SpmmSchedule rowTilesOf(const SparsityStats &stats, int64_t n, int elementBytes,
+                        const SpmmFit &fit, int64_t perThread, int64_t maxLanes, int segment,
+                        bool longRowSplits = true) {
+  const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
+  const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
+  SpmmSchedule s;
+  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), perThread));
+  // The tile group: as many lanes as the row's columns need, 4 to
+  // `maxLanes`, so narrow outputs put several rows in one warp (subwarps).
+  const int64_t lanes = powerOfTwoAtLeast((n + perThread - 1) / perThread);
+  s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, maxLanes));
+  s.tileColumns = s.threadsPerTile * int(perThread);
+  // Split rows while the GPU has room for the extra lanes (a known pattern
+  // only: the shares follow the row lengths).
+  const double unsplitLanes = outputs / double(perThread);
+  if (rowsKnown) {
+    while (s.rowSplits < kMaxRowSplits) {
+      const double lanesAfter = unsplitLanes * s.rowSplits * 2;
+      const bool evenShares = lanesAfter <= fit.splitBudget * kBusyThreads &&
+                              stats.meanRowLength >= 4.0 * s.rowSplits * 2;
+      const bool longRowShares = longRowSplits &&
+                                 lanesAfter <= fit.longRowBudget * kBusyThreads &&
+                                 stats.maxRowLength > fit.longRowShare * s.rowSplits;
+      if (!evenShares && !longRowShares)
+        break;
+      s.rowSplits *= 2;
+    }
+  }
+  if (rowsKnown && segment == 0 && s.rowSplits == 1 && unsplitLanes <= kBusyThreads)
+    segment = skewedRowSegmentFor(stats);
+  s.tilesPerBlock = std::max(1, fit.blockThreads / (s.threadsPerTile * s.rowSplits));
+  s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
+  s.tileOrder = outputs >= kByColumnOutputs ? TileOrder::ByColumn : TileOrder::ByRow;
+  if (s.rowOrder == RowOrder::ByLength) // always so for hub rows
+    s.rowSegment = segment;
+  return s;
+}
+
+/// Lanes that share each row of the output under `s` (its tiles across n,
+/// each split `rowSplits` ways).
+int64_t lanesPerRow(const SpmmSchedule &s, int64_t n) {
+  return (n + s.tileColumns - 1) / s.tileColumns * s.threadsPerTile * s.rowSplits;
+}
+
+} // namespace
+
 SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   const SpmmFit &fit = elementBytes <= 2 ? kSpmmFit16 : kSpmmFit32;
   const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
   // Hub rows cut into segments, or 0.
-  int segment = rowsKnown ? rowSegmentFor(stats) : 0;
-  SpmmSchedule s;
+  const int segment = rowsKnown ? rowSegmentFor(stats) : 0;
   // More columns per lane reuse each staged nonzero for more FMAs, but
   // leave fewer lanes: widen only while the output keeps the GPU busy.
   const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
@@ -470,35 +526,27 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // No more columns per thread than one lane of a 4-lane group needs.
   while (perThread > 1 && perThread * 4 > powerOfTwoAtLeast(n))
     perThread /= 2;
-  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), perThread));
-  // The tile group: as many lanes as the row's columns need, 4 to 32, so
-  // narrow outputs put several rows in one warp (subwarps).
-  const int64_t lanes = powerOfTwoAtLeast((n + perThread - 1) / perThread);
-  s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, 32));
-  s.tileColumns = s.threadsPerTile * int(perThread);
-  // Split rows while the GPU has room for the extra lanes (a known pattern
-  // only: the shares follow the row lengths).
-  const double unsplitLanes = outputs / double(perThread);
-  if (rowsKnown) {
-    while (s.rowSplits < kMaxRowSplits) {
-      const double lanesAfter = unsplitLanes * s.rowSplits * 2;
-      const bool evenShares = lanesAfter <= fit.splitBudget * kBusyThreads &&
-                              stats.meanRowLength >= 4.0 * s.rowSplits * 2;
-      const bool longRowShares = lanesAfter <= fit.longRowBudget * kBusyThreads &&
-                                 stats.maxRowLength > fit.longRowShare * s.rowSplits;
-      if (!evenShares && !longRowShares)
-        break;
-      s.rowSplits *= 2;
-    }
+  const SpmmSchedule fitted = rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment);
+  // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
+  // tiles even where few outputs gave fewer (the split budget then restores
+  // the lanes), one tile per block: each staged entry feeds more FMAs. On
+  // the H100 the 512 x 2048 DLMC patterns (k = 2048, no slices) ran 1.38x
+  // faster so than in 1, 2 or 4 columns in 32-lane tiles (the 23 changed
+  // cases at n = 128-512, 1.00-1.89x; in the explore before it, blocks of
+  // two tiles ran 0.9-1.0x of one, even rows split for the longest row's
+  // sake 0.74-0.9x). Not where skewed rows (the longest twice the mean)
+  // would get fewer lanes each than the fitted schedule gives them: 0.81-
+  // 0.87x on the magnitude-pruned 80-95 % ones at n = 256.
+  if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
+      stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
+    const bool skewed = double(stats.maxRowLength) >= 2.0 * stats.meanRowLength;
+    SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,
+                                   segment, /*longRowSplits=*/skewed);
+    wide.tilesPerBlock = 1;
+    if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
+      return wide;
   }
-  if (rowsKnown && segment == 0 && s.rowSplits == 1 && unsplitLanes <= kBusyThreads)
-    segment = skewedRowSegmentFor(stats);
-  s.tilesPerBlock = std::max(1, fit.blockThreads / (s.threadsPerTile * s.rowSplits));
-  s.rowOrder = rowsDiffer(stats) ? RowOrder::ByLength : RowOrder::Natural;
-  s.tileOrder = outputs >= kByColumnOutputs ? TileOrder::ByColumn : TileOrder::ByRow;
-  if (s.rowOrder == RowOrder::ByLength) // always so for hub rows
-    s.rowSegment = segment;
-  return s;
+  return fitted;
 }
 
 SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
