@@ -164,6 +164,10 @@ constexpr int kMaxRowSplits = 8;
 /// columns per lane in groups of kWideRowLanes (chooseSpmmRowTiles).
 constexpr double kWideRowMeanLength = 32;
 constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
+/// 16-bit outputs this wide split skewed rows for the longest row's sake
+/// while its share exceeds kWideOutputLongRowShare entries, even rows not
+/// at all (chooseSpmmRowTiles).
+constexpr int64_t kWideOutputColumns = 256, kWideOutputLongRowShare = 32;
 
 /// Warps an SDDMM of tiles of nonzeros should have at least: 16 per SM.
 constexpr int64_t kBusySddmmWarps = 16 * 132;
@@ -451,12 +455,12 @@ SpmmSchedule sopt::spmmDenseBlocks(int blockRows, int blockColumns) {
 namespace {
 
 /// The row-tile schedule of `perThread` columns per lane in tile groups of
-/// at most `maxLanes` lanes, rows split while the GPU has room (with
-/// `longRowSplits`, also for the longest row's sake) (the rest of
-/// chooseSpmmRowTiles).
+/// at most `maxLanes` lanes, rows split while the GPU has room, also for
+/// the longest row's sake while its share exceeds `longRowShare` entries
+/// (0: never) (the rest of chooseSpmmRowTiles).
 SpmmSchedule rowTilesOf(const SparsityStats &stats, int64_t n, int elementBytes,
                         const SpmmFit &fit, int64_t perThread, int64_t maxLanes, int segment,
-                        bool longRowSplits = true) {
+                        int64_t longRowShare) {
   const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
   const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
   SpmmSchedule s;
@@ -474,9 +478,9 @@ SpmmSchedule rowTilesOf(const SparsityStats &stats, int64_t n, int elementBytes,
       const double lanesAfter = unsplitLanes * s.rowSplits * 2;
       const bool evenShares = lanesAfter <= fit.splitBudget * kBusyThreads &&
                               stats.meanRowLength >= 4.0 * s.rowSplits * 2;
-      const bool longRowShares = longRowSplits &&
+      const bool longRowShares = longRowShare > 0 &&
                                  lanesAfter <= fit.longRowBudget * kBusyThreads &&
-                                 stats.maxRowLength > fit.longRowShare * s.rowSplits;
+                                 stats.maxRowLength > longRowShare * s.rowSplits;
       if (!evenShares && !longRowShares)
         break;
       s.rowSplits *= 2;
@@ -526,7 +530,22 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // No more columns per thread than one lane of a 4-lane group needs.
   while (perThread > 1 && perThread * 4 > powerOfTwoAtLeast(n))
     perThread /= 2;
-  const SpmmSchedule fitted = rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment);
+  const bool skewed = rowsKnown && double(stats.maxRowLength) >= 2.0 * stats.meanRowLength;
+  // 16-bit outputs of 256 columns or more split rows for the longest
+  // row's sake only when the rows are skewed (the longest twice the mean),
+  // and then while its share exceeds kWideOutputLongRowShare entries
+  // rather than 128: on the H100 (A/B on the 512 x 2048 DLMC patterns and
+  // four SuiteSparse matrices at n = 64-1024) that ran 1.07-1.67x faster on
+  // the skewed ones from n = 256 (the worst f16 DLMC case, 512 x 2048 at
+  // 98 % and n = 1024, 1.46x), 1.07-1.15x on even rows at n = 1024 (fewer
+  // splits), 0.98x at worst; below n = 256 it lost (0.81-0.90x on
+  // bcsstk13, pushpull and a uniform graph at n = 64 and 128).
+  const bool wideOutput16 = elementBytes <= 2 && n >= kWideOutputColumns;
+  const int64_t longRowShare = !wideOutput16 ? fit.longRowShare
+                               : skewed      ? kWideOutputLongRowShare
+                                             : 0;
+  const SpmmSchedule fitted =
+      rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, longRowShare);
   // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
   // tiles even where few outputs gave fewer (the split budget then restores
   // the lanes), one tile per block: each staged entry feeds more FMAs. On
@@ -539,9 +558,8 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // 0.87x on the magnitude-pruned 80-95 % ones at n = 256.
   if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
       stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
-    const bool skewed = double(stats.maxRowLength) >= 2.0 * stats.meanRowLength;
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,
-                                   segment, /*longRowSplits=*/skewed);
+                                   segment, skewed ? longRowShare : 0);
     wide.tilesPerBlock = 1;
     if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;
