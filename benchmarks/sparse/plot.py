@@ -83,8 +83,8 @@ def main():
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("sparsity of the sparse operand (%)")
         ax.set_ylabel("speed-up of ours (their time / ours)")
-        ax.set_title(f"{'SpMM' if op == 'spmm' else 'SDDMM'}, "
-                     f"{'N' if op == 'spmm' else 'K'} = {size}")
+        title = {"spmm": "SpMM", "sddmm": "SDDMM (A · Bᵀ) ⊙ S", "sddmm_ab": "SDDMM (A · B) ⊙ S"}
+        ax.set_title(f"{title.get(op, op)}, {'N' if op == 'spmm' else 'K'} = {size}")
         ax.grid(True, which="both", alpha=0.3)
         if plotted:
             ax.legend(fontsize=7, loc="best")

@@ -2186,8 +2186,11 @@ std::string markdown(const Results &r, const Meta &meta, const Options &o,
     md += "\nMatrix names below are relative to `" + prefix + "`.\n";
   for (const auto &[group, rows] : groupRows(r)) {
     const bool spmm = group.op == "spmm";
-    md += "\n## " + std::string(spmm ? "SpMM" : "SDDMM") + " " + group.type + ", " +
-          sizeName(group.op) + " = " + std::to_string(group.size) + "\n\n";
+    const char *title = spmm                      ? "SpMM"
+                        : group.op == "sddmm_ab" ? "SDDMM (A · B) ⊙ S"
+                                                 : "SDDMM";
+    md += "\n## " + std::string(title) + " " + group.type + ", " + sizeName(group.op) + " = " +
+          std::to_string(group.size) + "\n\n";
     if (spmm) {
       md += "| matrix | rows×cols | sparsity | ours µs | cuSPARSE µs | cuBLAS µs | TF32 µs | "
             "ours / cuSPARSE | ours / cuBLAS | ours / TF32 | schedule | check (rel. err) |\n";
