@@ -248,7 +248,11 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     least), each summed like a row of its own, with 8 columns per lane at
     most; skewed rows (the longest 4 times the mean and over 128 entries)
     of unsplit tiles that all run at once are cut into segments of a mean
-    row (64 at least);
+    row (64 at least); 16-bit rows of 32 entries or more on average take 8
+    columns per lane in tile groups of 16 lanes (`tile_columns = 128`), one
+    group per block, unless skewed rows would get fewer lanes each, and
+    from n = 256 only skewed rows (the longest twice the mean) are split
+    for the longest row's sake;
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
