@@ -548,19 +548,19 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
       rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, longRowShare);
   // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
   // tiles even where few outputs gave fewer (the split budget then restores
-  // the lanes), one tile per block: each staged entry feeds more FMAs. On
-  // the H100 the 512 x 2048 DLMC patterns (k = 2048, no slices) ran 1.38x
-  // faster so than in 1, 2 or 4 columns in 32-lane tiles (the 23 changed
-  // cases at n = 128-512, 1.00-1.89x; in the explore before it, blocks of
-  // two tiles ran 0.9-1.0x of one, even rows split for the longest row's
-  // sake 0.74-0.9x). Not where skewed rows (the longest twice the mean)
-  // would get fewer lanes each than the fitted schedule gives them: 0.81-
-  // 0.87x on the magnitude-pruned 80-95 % ones at n = 256.
+  // the lanes), one tile per block (a warp at least): each staged entry
+  // feeds more FMAs. On the H100 the 512 x 2048 DLMC patterns (k = 2048,
+  // no slices) ran 1.38x faster so than in 1, 2 or 4 columns in 32-lane
+  // tiles (the 23 changed cases at n = 128-512, 1.00-1.89x; in the explore
+  // before it, blocks of two tiles ran 0.9-1.0x of one, even rows split for
+  // the longest row's sake 0.74-0.9x). Not where skewed rows (the longest
+  // twice the mean) would get fewer lanes each than the fitted schedule
+  // gives them: 0.81-0.87x on the magnitude-pruned 80-95 % ones at n = 256.
   if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
       stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,
                                    segment, skewed ? longRowShare : 0);
-    wide.tilesPerBlock = 1;
+    wide.tilesPerBlock = std::max(1, 32 / (wide.threadsPerTile * wide.rowSplits)); // a warp
     if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;
   }
