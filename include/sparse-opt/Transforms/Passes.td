@@ -242,7 +242,8 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     path, its rows and columns must match the argument's type, and its row
     lengths inform the choice: rows of different lengths are visited longest
     first (`row_order = by_length`), and rows long enough, or few enough to
-    leave the GPU room, are split over several tile groups (`row_splits`);
+    leave the GPU room, are split over several tile groups (`row_splits`;
+    even f32 rows of 64 entries or more while the lanes fit a whole GPU);
     hub rows (the longest 16 times the mean and over 256 entries, as in a
     graph) are cut into segments of four mean rows (`row_segment`, 64 at
     least), each summed like a row of its own, with 8 columns per lane at
