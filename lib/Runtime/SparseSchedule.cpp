@@ -165,7 +165,8 @@ constexpr int kMaxRowSplits = 8;
 constexpr double kWideRowMeanLength = 32;
 constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
 /// f32 row tiles of even rows this long on average split them while the
-/// lanes fit this many busy GPUs (rowTilesOf; SpmmFit::splitBudget else).
+/// lanes fit this many busy GPUs (chooseSpmmRowTiles; SpmmFit::splitBudget
+/// else).
 constexpr double kEvenRowMeanLength32 = 64, kEvenRowSplitBudget32 = 1.0;
 /// 16-bit outputs this wide split skewed rows for the longest row's sake
 /// while its share exceeds kWideOutputLongRowShare entries, even rows not
@@ -458,12 +459,13 @@ SpmmSchedule sopt::spmmDenseBlocks(int blockRows, int blockColumns) {
 namespace {
 
 /// The row-tile schedule of `perThread` columns per lane in tile groups of
-/// at most `maxLanes` lanes, rows split while the GPU has room, also for
-/// the longest row's sake while its share exceeds `longRowShare` entries
-/// (0: never) (the rest of chooseSpmmRowTiles).
+/// at most `maxLanes` lanes, rows split while the lanes stay within
+/// `splitBudget` busy GPUs, or for the longest row's sake while its share
+/// exceeds `longRowShare` entries (0: never) (the rest of
+/// chooseSpmmRowTiles, which decides those).
 SpmmSchedule rowTilesOf(const SparsityStats &stats, int64_t n, int elementBytes,
                         const SpmmFit &fit, int64_t perThread, int64_t maxLanes, int segment,
-                        int64_t longRowShare) {
+                        double splitBudget, int64_t longRowShare) {
   const bool rowsKnown = stats.known() && stats.meanRowLength > 0;
   const double outputs = double(std::max<int64_t>(stats.rows, 1)) * std::max<int64_t>(n, 1);
   SpmmSchedule s;
@@ -474,20 +476,12 @@ SpmmSchedule rowTilesOf(const SparsityStats &stats, int64_t n, int elementBytes,
   s.threadsPerTile = int(std::clamp<int64_t>(lanes, 4, maxLanes));
   s.tileColumns = s.threadsPerTile * int(perThread);
   // Split rows while the GPU has room for the extra lanes (a known pattern
-  // only: the shares follow the row lengths). f32 rows of 64 entries or
-  // more that are even (the longest under twice the mean) have a whole
-  // busy GPU's room instead of half: on the H100 the random 80-95 % 512 x
-  // 2048 DLMC patterns ran 1.09-1.27x faster split in two at n = 256 and
-  // 512 in the explore (sweeps, 2026-11-25).
-  const bool evenLongRows32 = elementBytes > 2 && rowsKnown &&
-                              stats.meanRowLength >= kEvenRowMeanLength32 &&
-                              double(stats.maxRowLength) < 2.0 * stats.meanRowLength;
-  const double budget = evenLongRows32 ? kEvenRowSplitBudget32 : fit.splitBudget;
+  // only: the shares follow the row lengths).
   const double unsplitLanes = outputs / double(perThread);
   if (rowsKnown) {
     while (s.rowSplits < kMaxRowSplits) {
       const double lanesAfter = unsplitLanes * s.rowSplits * 2;
-      const bool evenShares = lanesAfter <= budget * kBusyThreads &&
+      const bool evenShares = lanesAfter <= splitBudget * kBusyThreads &&
                               stats.meanRowLength >= 4.0 * s.rowSplits * 2;
       const bool longRowShares = longRowShare > 0 &&
                                  lanesAfter <= fit.longRowBudget * kBusyThreads &&
@@ -541,7 +535,15 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // No more columns per thread than one lane of a 4-lane group needs.
   while (perThread > 1 && perThread * 4 > powerOfTwoAtLeast(n))
     perThread /= 2;
-  const bool skewed = rowsKnown && double(stats.maxRowLength) >= 2.0 * stats.meanRowLength;
+  const bool skewed = rowsSkewed(stats);
+  // f32 rows of 64 entries or more that are even have a whole busy GPU's
+  // room for their splits instead of half: on the H100 the random 80-95 %
+  // 512 x 2048 DLMC patterns ran 1.09-1.27x faster split in two at n = 256
+  // and 512 in the explore (sweeps, 2026-11-25; A/B 1.12x).
+  const double splitBudget =
+      elementBytes > 2 && rowsKnown && !skewed && stats.meanRowLength >= kEvenRowMeanLength32
+          ? kEvenRowSplitBudget32
+          : fit.splitBudget;
   // 16-bit outputs of 256 columns or more split rows for the longest
   // row's sake only when the rows are skewed (the longest twice the mean),
   // and then while its share exceeds kWideOutputLongRowShare entries
@@ -556,7 +558,7 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                : skewed      ? kWideOutputLongRowShare
                                              : 0;
   const SpmmSchedule fitted =
-      rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, longRowShare);
+      rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, splitBudget, longRowShare);
   // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
   // tiles even where few outputs gave fewer (the split budget then restores
   // the lanes), one tile per block (a warp at least): each staged entry
@@ -570,7 +572,7 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
       stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,
-                                   segment, skewed ? longRowShare : 0);
+                                   segment, splitBudget, skewed ? longRowShare : 0);
     wide.tilesPerBlock = std::max(1, 32 / (wide.threadsPerTile * wide.rowSplits)); // a warp
     if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;
