@@ -59,6 +59,15 @@ constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 /// faster in 32 x 32 blocks than in tiles (H100 sweep of 9c90ba0; the
 /// 2048 x 512 patterns at 10 %, 2.7e7 products, stay faster in tiles).
 constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 1e7;
+/// ... and from kDenseBlocksDensity32 with less work, 2.5e7 products, when
+/// B is large (kDenseBlocksLargeRhsBytes): the tiles gather a row of B per
+/// output, and a larger B stays less in L1. On the H100 (explore,
+/// 2026-11-26) the 512 x 2048 DLMC patterns at 90 % with k = 256 (2.7e7
+/// products, B of 2 MB) ran 1.14x faster in 64 x 64 blocks than in tiles
+/// (12.5 against 14.2 us, both patterns); the 2048 x 512 ones at 90 % (B of
+/// 0.5 MB) 1.03-1.04x faster in tiles. (No pattern with less work was
+/// measured.)
+constexpr double kDenseBlocksWork32LargeRhs = 2.5e7, kDenseBlocksLargeRhsBytes = 1 << 20;
 /// 16-bit 64 x 64 blocks multiply by wgmma on sm_90a, 1.3-1.6x as fast as
 /// the mma.sync blocks the thresholds above were fitted with (k = 256 and
 /// 1024): they also take patterns from 4 % density (1.9 % from k = 1024,
@@ -298,12 +307,14 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
     return (density >= kDenseBlocksDensity16 && work >= kDenseBlocksWork16) || wgmmaBlocks ||
            longKBlocks;
   }
-  if (elementBytes == 4)
+  if (elementBytes == 4) {
+    const bool largeRhs = double(stats.cols) * double(k) * 4 >= kDenseBlocksLargeRhsBytes;
     return (density >= kDenseBlocksDensity32 &&
-            (work >= kDenseBlocksWork32 ||
+            (work >= kDenseBlocksWork32 || (largeRhs && work >= kDenseBlocksWork32LargeRhs) ||
              (k >= kSplitOverTilesK && longFewBlocks(stats, k, elementBytes)))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
             denseBlocksFillGpu(stats, k, elementBytes));
+  }
   return false;
 }
 
