@@ -15,7 +15,11 @@
 // group of `SliceColumns / VectorWidth` lanes at a time; `groups` fills one
 // wave of the GPU. Each group stages its row's entries in shared memory a
 // round at a time and loads the next round while it sums the current one
-// (a round trip to L2 per round otherwise sets the pace).
+// (a round trip to L2 per round otherwise sets the pace). A block's first
+// row, its longest with the rows ordered by length, is summed by all of
+// its groups in even shares when it is much longer than the block's
+// second (spmmSlicesKernel says when): one group walking a magnitude-pruned
+// row of six to ten mean rows otherwise finished its block last.
 //
 // A k too long for the whole slice (more than about 840 rows of 64 f32
 // columns on an H100) is staged in chunks of rows: the block's groups then
@@ -25,7 +29,10 @@
 //
 // Measured on an H100 (DLMC patterns of 512 columns at 80-98 %, f32): 1.08-
 // 1.71x faster than the row tiles at n = 1024, 0.91-1.58x at n = 256 (the
-// rule in SparseSchedule.cpp, the sweep in docs/benchmarks/sweeps).
+// rule in SparseSchedule.cpp, the sweep in docs/benchmarks/sweeps). Sharing
+// the first row: 1.04-1.22x on the magnitude-pruned 2048 x 512 decoder
+// patterns at 90-98 %, 1.1-2.4x on patterns with a few full rows, 0.96-
+// 1.0x on the small kernels where no block shares (2026-11-26, sweeps).
 //
 // Requirements (checked by launchSpmmSlices): n a multiple of VectorWidth,
 // k * n within int32, B and C aligned to their vectors (cudaMalloc'd
@@ -85,6 +92,13 @@ __device__ __forceinline__ void copySlice(T *slice, const T *__restrict__ b, int
     }
   }
 }
+
+/// A lane's share of a staged round: its entries' offsets into the slice
+/// and their values.
+template <int PerLane> struct StagedRound {
+  int32_t offset[PerLane];
+  float value[PerLane];
+};
 
 /// Sums the staged entries [0, staged) of a group (offsets into the slice,
 /// values; zeros past the row's end up to a multiple of 4) into acc.
@@ -187,13 +201,27 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
 template <int SliceColumns, int VectorWidth>
 constexpr size_t spmmSliceStagingBytes(int threads) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
-  return size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float));
+  // (And four words for the whole-slice kernel's two first rows.)
+  return size_t(threads / Shape::kLanes) * Shape::kStaged * (sizeof(int32_t) + sizeof(float)) +
+         4 * sizeof(int32_t);
 }
 
+/// The whole-slice kernel. A block's first slot holds the longest of its
+/// rows (rows longest first). With `shareLongHead`, when that row is longer
+/// than twice its second slot's row plus a round of staged entries (and
+/// than two rounds: shorter ones lost to the barriers on the H100), every
+/// tile group of the block sums an even share of it, the shares meet in
+/// shared memory (added in group order, after a barrier) and the first
+/// group stores the row; the groups then go on with their slots. A
+/// magnitude-pruned row several times the mean otherwise kept one group of
+/// one block busy after the others (ncu: the slowest SM 1.4-1.5x the
+/// average on such DLMC patterns, the even ones within 2 %); where the
+/// next rows are nearly as long, sharing the first only added its barriers.
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
-                     const int32_t *__restrict__ rowOrder, int32_t groups, Epilogue epilogue) {
+                     const int32_t *__restrict__ rowOrder, int32_t groups,
+                     bool shareLongHead, Epilogue epilogue) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   extern __shared__ __align__(16) unsigned char slicesShared[];
@@ -209,22 +237,42 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
   const unsigned mask = detail::tileGroupMask<kLanes>();
   const int groupsPerBlock = blockDim.x / kLanes;
+  const T *columnsOfSlice = slice + lane * VectorWidth;
+  const int32_t column = firstColumn + lane * VectorWidth;
 
-  // The lane's entries of the round from `first`: each column as its row's
+  // A lane's entries of a round from `first`: each column as its row's
   // offset in the slice, so the sums below only add.
-  int32_t offset[kPerLane];
-  float value[kPerLane];
-  auto loadRound = [&](int32_t first, int32_t end) {
+  using Round = detail::StagedRound<kPerLane>;
+  auto loadRound = [&](Round &round, int32_t first, int32_t end) {
 #pragma unroll
     for (int i = 0; i < kPerLane; ++i) {
       const int32_t entry = first + i * kLanes + lane;
       const bool inRow = entry < end;
-      offset[i] = inRow ? a.coordinates[entry] * SliceColumns : 0;
-      value[i] = inRow ? toFloat(a.values[entry]) : 0.f;
+      round.offset[i] = inRow ? a.coordinates[entry] * SliceColumns : 0;
+      round.value[i] = inRow ? toFloat(a.values[entry]) : 0.f;
+    }
+  };
+  // Adds the entries [first, end) to acc, a round at a time, the round at
+  // `first` already in `round`; each round stages, loads the next and sums.
+  auto sumLoaded = [&](Round &round, int32_t first, int32_t end, float(&acc)[VectorWidth]) {
+    for (; first < end; first += kStaged) {
+#pragma unroll
+      for (int i = 0; i < kPerLane; ++i) {
+        stagedOffset[i * kLanes + lane] = round.offset[i];
+        stagedValue[i * kLanes + lane] = round.value[i];
+      }
+      __syncwarp(mask);
+      if (first + kStaged < end)
+        loadRound(round, first + kStaged, end);
+      // Entries past the row's end were staged as zeros (rounding up to 4).
+      detail::sumStagedEntries<T, VectorWidth>(columnsOfSlice, stagedOffset, stagedValue,
+                                               min(int32_t(kStaged), end - first), acc);
+      __syncwarp(mask); // the next round overwrites the staged entries
     }
   };
   // The group's first row: its bounds and first round load while the
   // slice's copies land.
+  Round next;
   int64_t slot = blockIdx.y + int64_t(group) * groups, row = 0;
   int32_t begin = 0, end = 0;
   auto startRow = [&] {
@@ -232,33 +280,68 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
       return;
     row = rowOfSlot(rowOrder, slot);
     begin = a.positions[row], end = a.positions[row + 1];
-    loadRound(begin, end);
+    loadRound(next, begin, end);
   };
   startRow();
+  // The first two groups' first rows are the block's two longest (slots
+  // blockIdx.y and + groups); their lengths and the first one's start go
+  // through shared memory, so that deciding costs no loads of its own.
+  // (First row's length and start, second's length: after every staging area.)
+  int32_t *firstRows = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns) +
+                       groupsPerBlock * 2 * kStaged;
+  if (shareLongHead && lane == 0 && group < 2) {
+    firstRows[2 * group] = slot < a.rows ? end - begin : 0;
+    if (group == 0)
+      firstRows[1] = begin;
+  }
   tensor_core::waitCopies<0>();
   __syncthreads();
 
+  // (The same in every thread of the block.)
+  const bool shareHead =
+      shareLongHead &&
+      firstRows[0] > max(2 * (groupsPerBlock > 1 ? firstRows[2] : 0) + kStaged, 2 * kStaged);
+  if (shareHead) {
+    // Group g's share of the first row: g q + min(g, r) on, q and r from
+    // its length over the groups.
+    const int32_t headLength = firstRows[0], headBegin = firstRows[1];
+    const int32_t quotient = headLength / groupsPerBlock, remainder = headLength % groupsPerBlock;
+    const int32_t shareBegin = headBegin + group * quotient + min(group, remainder);
+    const int32_t shareEnd = shareBegin + quotient + (group < remainder ? 1 : 0);
+    Round share;
+    loadRound(share, shareBegin, shareEnd);
+    float acc[VectorWidth] = {};
+    sumLoaded(share, shareBegin, shareEnd, acc);
+    // Each group's share sums where its staged entries were (VectorWidth
+    // floats per lane fit in the 2 kStaged words of its staging area).
+    static_assert(kLanes * VectorWidth <= 2 * kStaged, "a share's sums fit its staging area");
+    storeVector<VectorWidth>(reinterpret_cast<float *>(stagedOffset) + lane * VectorWidth, acc);
+    __syncthreads(); // every share is in shared memory
+    if (group == 0) {
+      const float *shares = reinterpret_cast<const float *>(slice + size_t(k) * SliceColumns);
+      float part[VectorWidth];
+#pragma unroll 4
+      for (int g = 1; g < groupsPerBlock; ++g) {
+        loadVector<VectorWidth>(shares + g * 2 * kStaged + lane * VectorWidth, part);
+#pragma unroll
+        for (int v = 0; v < VectorWidth; ++v)
+          acc[v] += part[v];
+      }
+      detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row, column, acc,
+                                                            epilogue);
+    }
+    __syncthreads(); // the shares are read: the staging areas are free again
+    if (group == 0) { // the shared row was its first slot
+      slot += int64_t(groupsPerBlock) * groups;
+      startRow();
+    }
+  }
+
   for (; slot < a.rows; slot += int64_t(groupsPerBlock) * groups, startRow()) {
     float acc[VectorWidth] = {};
-    const T *columnsOfSlice = slice + lane * VectorWidth;
-    for (int32_t first = begin; first < end; first += kStaged) {
-#pragma unroll
-      for (int i = 0; i < kPerLane; ++i) {
-        stagedOffset[i * kLanes + lane] = offset[i];
-        stagedValue[i * kLanes + lane] = value[i];
-      }
-      __syncwarp(mask);
-      if (first + kStaged < end)
-        loadRound(first + kStaged, end);
-      // Entries past the row's end were staged as zeros (rounding up to 4).
-      detail::sumStagedEntries<T, VectorWidth>(columnsOfSlice, stagedOffset, stagedValue,
-                                               min(int32_t(kStaged), end - first), acc);
-      __syncwarp(mask); // the next round overwrites the staged entries
-    }
-
-    detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row,
-                                                      firstColumn + lane * VectorWidth, acc,
-                                                      epilogue);
+    sumLoaded(next, begin, end, acc);
+    detail::storeOutputVector<T, VectorWidth, TransposeC>(c, n, a.rows, row, column, acc,
+                                                          epilogue);
   }
 }
 
@@ -273,7 +356,7 @@ template <typename T, int SliceColumns, int VectorWidth, bool TransposeC = false
           typename Epilogue = StoreProduct>
 cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
                              const int32_t *rowOrder, int threads, cudaStream_t stream,
-                             Epilogue epilogue = {}) {
+                             Epilogue epilogue = {}, bool shareLongHead = true) {
   if (n % VectorWidth != 0 || n < 0 || n > INT32_MAX || a.cols * n > INT32_MAX ||
       a.rows < 0 || a.cols < 0 || threads < 32 || threads % 32 != 0 ||
       threads > kMaxStagedSliceThreads)
@@ -325,7 +408,7 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     if ((status = gridFor(kernel, grid)) != cudaSuccess)
       return status;
     kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
-                                              epilogue);
+                                              shareLongHead, epilogue);
   }
   return cudaGetLastError();
 }
