@@ -283,9 +283,10 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     loadRound(next, begin, end);
   };
   startRow();
-  // The first two groups' first rows are the block's two longest (slots
-  // blockIdx.y and + groups); their lengths and the first one's start go
-  // through shared memory, so that deciding costs no loads of its own.
+  // The first two groups' first rows are the block's first two slots
+  // (blockIdx.y and + groups: its two longest rows when the rows are
+  // ordered by length); their lengths and the first one's start go through
+  // shared memory, so that deciding costs no loads of its own.
   // (First row's length and start, second's length: after every staging area.)
   int32_t *firstRows = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns) +
                        groupsPerBlock * 2 * kStaged;
@@ -350,8 +351,10 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
 /// of B each, rows in `rowOrder` (nullptr for row 0 first), enough blocks
 /// per slice for one wave of the device; a slice longer than the device's
 /// shared memory allows is copied in chunks of k. C row-major or, with
-/// `TransposeC`, column-major. cudaErrorInvalidValue when the shapes break
-/// the requirements above.
+/// `TransposeC`, column-major. `shareLongHead`: whole-slice blocks share a
+/// long first row among their groups (spmmSlicesKernel); off only to
+/// measure against. cudaErrorInvalidValue when the shapes break the
+/// requirements above.
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC = false,
           typename Epilogue = StoreProduct>
 cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
