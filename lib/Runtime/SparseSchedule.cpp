@@ -308,7 +308,8 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
            longKBlocks;
   }
   if (elementBytes == 4) {
-    const bool largeRhs = double(stats.cols) * double(k) * 4 >= kDenseBlocksLargeRhsBytes;
+    const bool largeRhs =
+        double(stats.cols) * double(k) * sizeof(float) >= kDenseBlocksLargeRhsBytes;
     return (density >= kDenseBlocksDensity32 &&
             (work >= kDenseBlocksWork32 || (largeRhs && work >= kDenseBlocksWork32LargeRhs) ||
              (k >= kSplitOverTilesK && longFewBlocks(stats, k, elementBytes)))) ||

@@ -232,8 +232,9 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   detail::copySlice<T, SliceColumns>(slice, b, n, firstColumn, 0, k);
 
   const int group = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
-  int32_t *stagedOffset = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns) +
-                          group * 2 * kStaged;
+  // The groups' staging areas (2 kStaged words each) follow the slice.
+  int32_t *staging = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns);
+  int32_t *stagedOffset = staging + group * 2 * kStaged;
   float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
   const unsigned mask = detail::tileGroupMask<kLanes>();
   const int groupsPerBlock = blockDim.x / kLanes;
@@ -288,8 +289,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   // ordered by length); their lengths and the first one's start go through
   // shared memory, so that deciding costs no loads of its own.
   // (First row's length and start, second's length: after every staging area.)
-  int32_t *firstRows = reinterpret_cast<int32_t *>(slice + size_t(k) * SliceColumns) +
-                       groupsPerBlock * 2 * kStaged;
+  int32_t *firstRows = staging + groupsPerBlock * 2 * kStaged;
   if (shareLongHead && lane == 0 && group < 2) {
     firstRows[2 * group] = slot < a.rows ? end - begin : 0;
     if (group == 0)
@@ -319,7 +319,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     storeVector<VectorWidth>(reinterpret_cast<float *>(stagedOffset) + lane * VectorWidth, acc);
     __syncthreads(); // every share is in shared memory
     if (group == 0) {
-      const float *shares = reinterpret_cast<const float *>(slice + size_t(k) * SliceColumns);
+      const float *shares = reinterpret_cast<const float *>(staging);
       float part[VectorWidth];
 #pragma unroll 4
       for (int g = 1; g < groupsPerBlock; ++g) {
