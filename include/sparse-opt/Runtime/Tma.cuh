@@ -7,8 +7,8 @@
 // and the copy's completion is counted in bytes on an mbarrier that the
 // consumers wait on. Here: the mbarrier operations a producer / consumer
 // ring of stages needs, the 2-D tile copy, a barrier over one warpgroup,
-// and on the host the tensor map of row tiles (through the driver entry
-// point, so that nothing links libcuda).
+// and on the host the tensor maps (through the driver entry point, so that
+// nothing links libcuda).
 //
 // The device functions exist for sm_90 and newer; callers compile them
 // only there.
@@ -87,14 +87,16 @@ __device__ __forceinline__ void syncWarpgroup(int id) {
   asm volatile("bar.sync %0, 128;\n" ::"r"(id) : "memory");
 }
 
-/// The tensor map of `Rows` x `Columns` tiles of a row-major f32 matrix of
-/// `rows` x `columns` elements, copied into 128-byte-swizzled shared
-/// memory (Columns * 4 must be 128) and zero-filled past the edges. False
+/// The tensor map of `tileRows` x `tileColumns` tiles of a row-major
+/// matrix of `rows` x `columns` elements of `elementBytes` (2 or 4) each,
+/// zero-filled past the edges (copies only: zero bits are zero in every
+/// element type, so the map names an integer or f32 type by size). False
 /// when the driver cannot encode it (no sm_90 driver, a row stride that is
-/// not a multiple of 16 bytes, a misaligned base).
-template <int Rows, int Columns>
-bool encodeRowTiles(CUtensorMap *map, const float *base, int64_t rows, int64_t columns) {
-  static_assert(Columns * sizeof(float) == 128, "the 128-byte swizzle spans one tile row");
+/// not a multiple of 16 bytes, a misaligned base, a tile the swizzle or the
+/// hardware's 256 rows and columns do not allow).
+inline bool encodeTiles(CUtensorMap *map, const void *base, int elementBytes, int64_t rows,
+                        int64_t columns, uint32_t tileRows, uint32_t tileColumns,
+                        CUtensorMapSwizzle swizzle) {
   static const PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void *function = nullptr;
     cudaDriverEntryPointQueryResult found;
@@ -104,16 +106,27 @@ bool encodeRowTiles(CUtensorMap *map, const float *base, int64_t rows, int64_t c
       function = nullptr;
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(function);
   }();
-  if (!encode || rows < 1 || columns < 1)
+  if (!encode || rows < 1 || columns < 1 || (elementBytes != 2 && elementBytes != 4))
     return false;
   const cuuint64_t shape[2] = {cuuint64_t(columns), cuuint64_t(rows)};
-  const cuuint64_t stride[1] = {cuuint64_t(columns) * sizeof(float)};
-  const cuuint32_t tile[2] = {Columns, Rows};
+  const cuuint64_t stride[1] = {cuuint64_t(columns) * elementBytes};
+  const cuuint32_t tile[2] = {tileColumns, tileRows};
   const cuuint32_t step[2] = {1, 1};
-  return encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float *>(base), shape, stride,
-                tile, step, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+  return encode(map,
+                elementBytes == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                  : CU_TENSOR_MAP_DATA_TYPE_UINT16,
+                2, const_cast<void *>(base), shape, stride, tile, step,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+/// The tensor map of `Rows` x `Columns` tiles of a row-major f32 matrix,
+/// copied into 128-byte-swizzled shared memory (Columns * 4 must be 128).
+template <int Rows, int Columns>
+bool encodeRowTiles(CUtensorMap *map, const float *base, int64_t rows, int64_t columns) {
+  static_assert(Columns * sizeof(float) == 128, "the 128-byte swizzle spans one tile row");
+  return encodeTiles(map, base, sizeof(float), rows, columns, Rows, Columns,
+                     CU_TENSOR_MAP_SWIZZLE_128B);
 }
 
 } // namespace sopt::tma

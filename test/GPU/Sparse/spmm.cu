@@ -2,8 +2,10 @@
 // against a float64 reference: f32, f16 and bf16 storage; the awkward
 // patterns under the compiler's schedule and under hand-picked ones that
 // reach every tile group size, vector width, row order, row split, tile
-// order and long rows cut into segments, every dense block shape (f32) and every staged slice width and
-// vector width; odd widths n. With a directory argument, every .smtx/.mtx in
+// order and long rows cut into segments, every dense block shape (f32) and
+// every staged slice width and vector width (on sm_90 the slices whose
+// width divides n = 64 arrive by tensor copies, k = 257 and 999 in padded
+// tiles; the others by cp.async); odd widths n. With a directory argument, every .smtx/.mtx in
 // it (the DLMC matrices) under the compiler's schedule and staged slices
 // (of k = 2048 in chunks) instead.
 //
