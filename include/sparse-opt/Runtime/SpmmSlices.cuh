@@ -11,9 +11,9 @@
 //
 // On sm_90 a whole-slice block's slice arrives by tensor copies (one
 // thread issues a copy per tile of up to 256 rows) where n is a multiple
-// of the slice width: against 16-byte cp.asyncs from every thread, 1.06x
-// (f32) and 1.09x (f16) geomean over the DLMC patterns at n = 256 on the
-// H100, 1.01-1.03x at n = 1024 (docs/benchmarks/sweeps).
+// of the slice width: against 16-byte cp.asyncs from every thread, 1.02-
+// 1.06x (f32) and 1.01-1.09x (f16) geomean over the DLMC patterns at
+// n = 256 on two H100s, 0.99-1.03x at n = 1024 (docs/benchmarks/sweeps).
 //
 // The grid is (slices, groups): block (s, g) takes the slots g, g + groups,
 // g + 2 groups ... of the row order (longest rows first with a prepared
