@@ -166,6 +166,18 @@ constexpr SpmmFit kSpmmFit16{0.25, 0.0, 0.0, 1e30, 1.0, 2.0, 128, 128};
 /// blocks run at once that they share B's slices in L1 and L2.
 constexpr double kByColumnOutputs = 1 << 21;
 
+/// f32 row tiles whose B, as far as the pattern reads it (k rows, or nnz
+/// if fewer), is larger than the H100's L2 (50 MB): tiles of
+/// kL2SliceLanes lanes x kL2SliceColumnsPerLane columns (64), by column
+/// slice, so that the slice of B the GPU works through (k x 64) stays in L2
+/// instead of B's whole rows streaming past it. On the H100's R-MAT graph
+/// sweep (benchmarks/sparse/make_graphs.py; sweeps, 2026-11-25) the five
+/// such cases (B of 64-256 MB) ran 0.98-1.13x as fast as 32 lanes x 8
+/// columns, 1.07x geomean; with B of 16 MB or less the same tiles lost
+/// (0.85-0.98x but one).
+constexpr double kL2Bytes = 50e6;
+constexpr int64_t kL2SliceLanes = 8, kL2SliceColumnsPerLane = 8;
+
 /// The most groups that share one tile (the kernel's shared partial sums).
 constexpr int kMaxRowSplits = 8;
 
@@ -569,6 +581,14 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   const int64_t longRowShare = !wideOutput16 ? fit.longRowShare
                                : skewed      ? kWideOutputLongRowShare
                                              : 0;
+  const int64_t rowsOfB = stats.nnz >= 0 ? std::min(stats.cols, stats.nnz) : stats.cols;
+  if (elementBytes == 4 && double(rowsOfB) * double(n) * 4 > kL2Bytes &&
+      n >= kL2SliceLanes * kL2SliceColumnsPerLane) {
+    SpmmSchedule sliced = rowTilesOf(stats, n, elementBytes, fit, kL2SliceColumnsPerLane,
+                                     kL2SliceLanes, segment, splitBudget, longRowShare);
+    sliced.tileOrder = TileOrder::ByColumn;
+    return sliced;
+  }
   const SpmmSchedule fitted =
       rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, splitBudget, longRowShare);
   // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane

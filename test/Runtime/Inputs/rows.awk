@@ -1,8 +1,8 @@
 # A 512 x 2048 DLMC pattern (.smtx) for tool-schedules.test: rows of `e`
 # entries spread over the columns, every 64th row of `big` entries instead
-# when `big` is set.
+# when `big` is set (`rows` and `cols` set other sizes).
 BEGIN {
-  rows = 512; cols = 2048; nnz = 0
+  rows = rows ? rows : 512; cols = cols ? cols : 2048; nnz = 0
   for (i = 0; i < rows; ++i) {
     len[i] = (big && i % 64 == 0) ? big : e
     nnz += len[i]
