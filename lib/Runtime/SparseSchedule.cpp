@@ -171,10 +171,10 @@ constexpr double kByColumnOutputs = 1 << 21;
 /// kL2SliceLanes lanes x kL2SliceColumnsPerLane columns (64), by column
 /// slice, so that the slice of B the GPU works through (k x 64) stays in L2
 /// instead of B's whole rows streaming past it. On the H100's R-MAT graph
-/// sweep (benchmarks/sparse/make_graphs.py; sweeps, 2026-11-25) the five
-/// such cases (B of 64-256 MB) ran 0.98-1.13x as fast as 32 lanes x 8
-/// columns, 1.07x geomean; with B of 16 MB or less the same tiles lost
-/// (0.85-0.98x but one).
+/// sweeps (benchmarks/sparse/make_graphs.py; 2026-11-25, and in one run
+/// with the rule on 2026-11-26) the five such cases (B of 64-256 MB) ran
+/// 0.97-1.13x as fast as the fitted tiles, 1.08x geomean; with B of 16 MB
+/// or less the same tiles lost (0.85-0.98x but one).
 constexpr double kL2Bytes = 50e6;
 constexpr int64_t kL2SliceLanes = 8, kL2SliceColumnsPerLane = 8;
 
