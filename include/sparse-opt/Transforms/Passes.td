@@ -253,7 +253,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     columns per lane in tile groups of 16 lanes (`tile_columns = 128`), one
     group per block, unless skewed rows would get fewer lanes each, and
     from n = 256 only skewed rows (the longest twice the mean) are split
-    for the longest row's sake;
+    for the longest row's sake; f32 row tiles whose `B` (the rows the
+    pattern reads, times n) outgrows L2 (50 MB) take 8 lanes x 8 columns
+    handed out by column slice (`tile_order = by_column`);
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
