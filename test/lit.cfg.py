@@ -89,6 +89,9 @@ if nvcc:
     arch = os.environ.get("SPARSE_OPT_CUDA_ARCH", "sm_90a")
     config.substitutions.append(
         ("%nvcc_sm90", f"{nvcc} -std=c++17 -O2 -arch=sm_90"))
+    # An Ampere target: the runtime's sm_90 paths must compile away there.
+    config.substitutions.append(
+        ("%nvcc_sm80", f"{nvcc} -std=c++17 -O2 -arch=sm_80"))
     # Binaries built for the H100 family (sm_90, with or without `a`) run
     # only where the tests target it.
     if arch.startswith("sm_90"):

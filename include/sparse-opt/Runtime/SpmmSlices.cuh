@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   // words for the first two rows and the slice's barrier.
   int32_t *staging = reinterpret_cast<int32_t *>(slice + size_t(stagedRows) * SliceColumns);
   int32_t *firstRows = staging + groupsPerBlock * 2 * kStaged;
-  uint64_t *sliceLanded = reinterpret_cast<uint64_t *>(firstRows + 4);
+  [[maybe_unused]] uint64_t *sliceLanded = reinterpret_cast<uint64_t *>(firstRows + 4);
 
   // The slice: on sm_90, tiles of tileRows rows by tensor copies that one
   // thread issues (the others go on to their first rows); else 16 bytes
