@@ -5,9 +5,11 @@
 // order and long rows cut into segments, every dense block shape (f32) and
 // every staged slice width and vector width (on sm_90 the slices whose
 // width divides n = 64 arrive by tensor copies, k = 257 and 999 in padded
-// tiles; the others by cp.async); odd widths n. With a directory argument, every .smtx/.mtx in
-// it (the DLMC matrices) under the compiler's schedule and staged slices
-// (of k = 2048 in chunks) instead.
+// tiles; the others by cp.async); odd widths n; in f32 also a pattern
+// whose B outgrows L2 under the compiler's schedule (64-column slices).
+// With a directory argument, every .smtx/.mtx in it (the DLMC matrices)
+// under the compiler's schedule and staged slices (of k = 2048 in chunks)
+// instead.
 //
 // The element types compiled in are chosen with -DTEST_F32=1 / -DTEST_F16=1
 // / -DTEST_BF16=1 (each type instantiates every kernel of SparseDispatch.cuh,
@@ -197,6 +199,36 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   }
 }
 
+/// f32 whose B outgrows L2 (a 2048 x 65536 pattern of 32 entries a row
+/// reads 65536 rows of B: 67 MB at n = 256): the compiler's schedule must be
+/// the row tiles of 8 lanes x 8 columns by column slice (SparseSchedule.cpp),
+/// checked like the others.
+void checkSlicesOfLargeB(Report &report) {
+  Pattern p;
+  p.name = "B beyond L2 2048x65536";
+  p.rows = 2048, p.cols = 65536;
+  std::uniform_int_distribution<int32_t> column(0, int32_t(p.cols) - 1);
+  for (int64_t r = 0; r < p.rows; ++r) {
+    std::vector<int32_t> row;
+    while (row.size() < 32) {
+      row.push_back(column(rng()));
+      std::sort(row.begin(), row.end());
+      row.erase(std::unique(row.begin(), row.end()), row.end());
+    }
+    p.coordinates.insert(p.coordinates.end(), row.begin(), row.end());
+    p.positions.push_back(int32_t(p.coordinates.size()));
+  }
+  const int64_t n = 256;
+  const ::sopt::SpmmSchedule s = ::sopt::chooseSpmmSchedule(p.stats(), n, sizeof(float));
+  if (s.tiling != ::sopt::SpmmTiling::RowTiles || s.threadsPerTile != 8 ||
+      s.tileColumns != 64 || s.tileOrder != ::sopt::TileOrder::ByColumn) {
+    std::printf("%s n=%ld: the compiler chose %s, not 8 x 8 tiles by column slice FAIL\n",
+                p.name.c_str(), long(n), describe(s).c_str());
+    ++report.failures;
+  }
+  check<float>(report, p, n, {s});
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -207,6 +239,8 @@ int main(int argc, char **argv) {
   const bool dlmc = argc > 1;
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
+  if (!dlmc)
+    checkSlicesOfLargeB(report);
 #endif
 #if TEST_F16
   checkAll<__half>(report, cases, dlmc);
