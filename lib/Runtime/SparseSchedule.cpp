@@ -582,7 +582,7 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
                                : skewed      ? kWideOutputLongRowShare
                                              : 0;
   const int64_t rowsOfB = stats.nnz >= 0 ? std::min(stats.cols, stats.nnz) : stats.cols;
-  if (elementBytes == 4 && double(rowsOfB) * double(n) * 4 > kL2Bytes &&
+  if (elementBytes == 4 && double(rowsOfB) * double(n) * sizeof(float) > kL2Bytes &&
       n >= kL2SliceLanes * kL2SliceColumnsPerLane) {
     SpmmSchedule sliced = rowTilesOf(stats, n, elementBytes, fit, kL2SliceColumnsPerLane,
                                      kL2SliceLanes, segment, splitBudget, longRowShare);

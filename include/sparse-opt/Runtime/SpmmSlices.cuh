@@ -229,9 +229,8 @@ template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typena
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
                      const int32_t *__restrict__ rowOrder, int32_t groups,
-                     bool shareLongHead, bool tensorCopies,
-                     const __grid_constant__ CUtensorMap sliceTiles, int32_t tileRows,
-                     int32_t stagedRows, Epilogue epilogue) {
+                     bool shareLongHead, const __grid_constant__ CUtensorMap sliceTiles,
+                     int32_t tileRows, int32_t stagedRows, Epilogue epilogue) {
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   extern __shared__ __align__(128) unsigned char slicesShared[];
@@ -246,12 +245,12 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   int32_t *firstRows = staging + groupsPerBlock * 2 * kStaged;
   [[maybe_unused]] uint64_t *sliceLanded = reinterpret_cast<uint64_t *>(firstRows + 4);
 
-  // The slice: on sm_90, tiles of tileRows rows by tensor copies that one
-  // thread issues (the others go on to their first rows); else 16 bytes
-  // per cp.async from every thread.
+  // The slice: on sm_90 with tileRows set, tiles of tileRows rows by tensor
+  // copies that one thread issues (the others go on to their first rows);
+  // else 16 bytes per cp.async from every thread.
   bool copiesTiles = false;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  copiesTiles = tensorCopies;
+  copiesTiles = tileRows > 0;
   if (copiesTiles && threadIdx.x == 0) {
     tma::initBarrier(sliceLanded, 1);
     tma::fenceBarrierInit();
@@ -462,18 +461,18 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   // last tile's rows past k land as zeros in rows the slice reserves. Only
   // where every slice is whole: a slice cut by n (and rows of B that are
   // not 128-byte multiples) ran 0.68-0.92x on the H100.
-  bool tensorCopies = options.tensorCopies && major >= 9 && n % SliceColumns == 0 &&
-                      a.cols > 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0;
+  const bool tensorCopies = options.tensorCopies && major >= 9 && n % SliceColumns == 0 &&
+                            a.cols > 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0;
   CUtensorMap sliceTiles{};
   int64_t tileRows = 0, stagedRows = a.cols;
   if (tensorCopies) {
     const int64_t tiles = (a.cols + 255) / 256;
     tileRows = std::min<int64_t>(256, ((a.cols + tiles - 1) / tiles + 7) / 8 * 8);
     stagedRows = (a.cols + tileRows - 1) / tileRows * tileRows;
-    tensorCopies = size_t(stagedRows) * kRowBytes + staging <= size_t(sharedLimit) &&
-                   tma::encodeTiles(&sliceTiles, b, sizeof(T), a.cols, n, uint32_t(tileRows),
-                                    SliceColumns, CU_TENSOR_MAP_SWIZZLE_NONE);
-    if (!tensorCopies)
+    // (tileRows = 0 tells the kernel to copy with cp.async.)
+    if (size_t(stagedRows) * kRowBytes + staging > size_t(sharedLimit) ||
+        !tma::encodeTiles(&sliceTiles, b, sizeof(T), a.cols, n, uint32_t(tileRows),
+                          SliceColumns, CU_TENSOR_MAP_SWIZZLE_NONE))
       tileRows = 0, stagedRows = a.cols;
   }
 
@@ -482,8 +481,8 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   if ((status = wave(kernel, shared, grid)) != cudaSuccess)
     return status;
   kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
-                                            options.shareLongHead, tensorCopies, sliceTiles,
-                                            int32_t(tileRows), int32_t(stagedRows), epilogue);
+                                            options.shareLongHead, sliceTiles, int32_t(tileRows),
+                                            int32_t(stagedRows), epilogue);
   return cudaGetLastError();
 }
 
