@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 #include "sparse-opt/Runtime/SparseRow.cuh"
@@ -43,7 +44,8 @@ template <typename T>
 cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                       const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
                       const int32_t *rowOrder, const int32_t *columnWindows,
-                      const int32_t *entryRows, T *workspace, cudaStream_t stream);
+                      const int32_t *entryRows, T *workspace,
+                      const sopt::OccupiedBlocks &occupied, cudaStream_t stream);
 
 } // namespace bench
 
@@ -61,9 +63,10 @@ template <typename T>
 cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pattern,
                              const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
                              const int32_t *rowOrder, const int32_t *columnWindows,
-                             const int32_t *entryRows, T *workspace, cudaStream_t stream) {
+                             const int32_t *entryRows, T *workspace,
+                             const sopt::OccupiedBlocks &occupied, cudaStream_t stream) {
   return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, transposeRhs, out, rowOrder, stream,
-                           columnWindows, entryRows, workspace);
+                           columnWindows, entryRows, workspace, occupied);
 }
 #endif
 
@@ -76,7 +79,8 @@ template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, bool, float *,
                                              const int32_t *, const int32_t *, const int32_t *,
-                                             float *, cudaStream_t);
+                                             float *, const sopt::OccupiedBlocks &,
+                                             cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
 template cudaError_t bench::oursSpmm<__half>(const sopt::SpmmSchedule &,
@@ -87,7 +91,8 @@ template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, bool, __half *,
                                               const int32_t *, const int32_t *, const int32_t *,
-                                              __half *, cudaStream_t);
+                                              __half *, const sopt::OccupiedBlocks &,
+                                              cudaStream_t);
 #endif
 
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 1
@@ -198,6 +203,7 @@ struct Options {
   int maxLaunches = 4096;
   bool graphs = true;
   bool flushL2 = false;
+  bool everyBlock = false; // SDDMM dense blocks over every block of the shape
   uint64_t seed = 20261122;
   bool explore = false, exploreAll = false;
   int exploreEvery = 4;
@@ -227,6 +233,8 @@ SDDMM with B not transposed (sddmm_ab: D = (A·B) ⊙ S, B[k, n] row-major).
   --no-graph           launch directly instead of replaying a CUDA graph
   --flush-l2           write a buffer twice the L2 size before every sample and
                        time one launch per sample (cold-L2 timing)
+  --every-block        launch the SDDMM dense blocks over every block of the
+                       pattern's shape, not only the occupied ones (ablation)
   --seed=N             seed of the random values (default 20261122)
   --explore            also time a grid of alternative schedules of our kernels
                        on every 4th matrix (--explore-every=E for every E-th)
@@ -361,6 +369,9 @@ Options parseOptions(int argc, char **argv) {
     } else if (key == "--flush-l2") {
       noValue();
       o.flushL2 = true;
+    } else if (key == "--every-block") {
+      noValue();
+      o.everyBlock = true;
     } else if (key == "--seed") {
       needValue();
       o.seed = uint64_t(parseInteger(value, key, 0, INT64_MAX));
@@ -1095,8 +1106,10 @@ struct DeviceMatrix {
   int index = 0;
   int64_t rows = 0, cols = 0, nnz = 0;
   DeviceBuffer positions, coordinates, rowOrder;
-  /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64.
-  DeviceBuffer windows32, windows64;
+  /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64, and
+  /// the blocks of each size holding entries (sopt_csr_occupied_blocks).
+  DeviceBuffer windows32, windows64, occupied32, occupied64;
+  int64_t occupiedCount32 = 0, occupiedCount64 = 0;
   /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
   DeviceBuffer entryRows;
   sopt::SparsityStats stats;
@@ -1138,7 +1151,25 @@ struct DeviceMatrix {
   const int32_t *columnWindows(int blockSize) const {
     return (blockSize == 32 ? windows32 : windows64).as<int32_t>();
   }
+  /// Given, as the generated code gives it, only where some blocks of the
+  /// shape are empty (and every block index fits int32).
+  sopt::OccupiedBlocks occupiedBlocks(int blockSize) const {
+    const int64_t all = (rows + blockSize - 1) / blockSize * ((cols + blockSize - 1) / blockSize);
+    const int64_t count = blockSize == 32 ? occupiedCount32 : occupiedCount64;
+    if (count < 0 || count >= all)
+      return {};
+    return blockSize == 32 ? sopt::OccupiedBlocks{occupied32.as<int32_t>(), occupiedCount32}
+                           : sopt::OccupiedBlocks{occupied64.as<int32_t>(), occupiedCount64};
+  }
 };
+
+/// A table prepared once per pattern on the host, copied into `buffer`
+/// (synchronously: `host` may go out of scope right after).
+void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host) {
+  buffer.allocate(std::max<size_t>(host.size(), 1) * sizeof(int32_t));
+  CUDA_TRY(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(int32_t),
+                      cudaMemcpyHostToDevice));
+}
 
 std::string cusparseMessage(const char *what, cusparseStatus_t s) {
   return std::string(what) + ": " + cusparseGetErrorString(s);
@@ -1638,7 +1669,10 @@ private:
         cudaError_t e =
             bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, transposeRhs,
                                 outOurs.as<T>(), order, m.columnWindows(s.blockSize),
-                                m.entryRows.as<int32_t>(), scratch, st);
+                                m.entryRows.as<int32_t>(), scratch,
+                                o.everyBlock ? sopt::OccupiedBlocks{}
+                                             : m.occupiedBlocks(s.blockSize),
+                                st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };
@@ -2521,7 +2555,7 @@ int main(int argc, char **argv) {
         m.rows = csr.rows;
         m.cols = csr.cols;
         m.nnz = csr.nnz;
-        m.stats = sopt::sparsityStats(csr.positions, csr.rows, csr.cols);
+        m.stats = sopt::sparsityStats(csr.positions, csr.coordinates, csr.rows, csr.cols);
         // The row order (longest rows first) is prepared once per pattern
         // on the host, as generated code does; not timed.
         std::vector<int32_t> order(csr.rows);
@@ -2542,20 +2576,20 @@ int main(int argc, char **argv) {
           std::vector<int32_t> windows(sopt_csr_column_windows_size(csr.rows, csr.cols, block));
           sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
                                   windows.data());
-          DeviceBuffer &buffer = block == 32 ? m.windows32 : m.windows64;
-          buffer.allocate(windows.size() * sizeof(int32_t));
-          // Synchronous: `windows` goes out of scope at the end of the turn.
-          CUDA_TRY(cudaMemcpy(buffer.get(), windows.data(), buffer.bytes(),
-                              cudaMemcpyHostToDevice));
+          uploadTable(block == 32 ? m.windows32 : m.windows64, windows);
+          // And the blocks holding entries, which the dense blocks launch.
+          const int64_t count = sopt_csr_occupied_blocks(csr.positions, csr.coordinates,
+                                                         csr.rows, csr.cols, block, nullptr);
+          std::vector<int32_t> list(size_t(std::max<int64_t>(count, 0)));
+          sopt_csr_occupied_blocks(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
+                                   list.data());
+          uploadTable(block == 32 ? m.occupied32 : m.occupied64, list);
+          (block == 32 ? m.occupiedCount32 : m.occupiedCount64) = count;
         }
         // And the row of every entry, for the SDDMM tiles.
-        {
-          std::vector<int32_t> rows(csr.nnz);
-          sopt_csr_entry_rows(csr.positions, csr.rows, rows.data());
-          m.entryRows.allocate(rows.size() * sizeof(int32_t));
-          CUDA_TRY(cudaMemcpy(m.entryRows.get(), rows.data(), m.entryRows.bytes(),
-                              cudaMemcpyHostToDevice));
-        }
+        std::vector<int32_t> entryRows(csr.nnz);
+        sopt_csr_entry_rows(csr.positions, csr.rows, entryRows.data());
+        uploadTable(m.entryRows, entryRows);
         CUDA_TRY(cudaStreamSynchronize(stream));
         sopt_csr_free(&csr);
         line = bench.run(m, explore);

@@ -66,7 +66,7 @@ LogicalResult readPatternStats(llvm::StringRef path,
     }
     csr = t;
   }
-  stats = ::sopt::sparsityStats(csr.positions, csr.rows, csr.cols);
+  stats = ::sopt::sparsityStats(csr.positions, csr.coordinates, csr.rows, csr.cols);
   sopt_csr_free(&csr);
   return success();
 }

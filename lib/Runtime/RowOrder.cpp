@@ -3,8 +3,10 @@
 #include "sparse-opt/Runtime/RowOrder.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 extern "C" sopt_row_stats sopt_csr_row_stats(const int32_t *positions, int64_t rows) {
   sopt_row_stats stats{};
@@ -55,6 +57,34 @@ extern "C" void sopt_csr_column_windows(const int32_t *positions, const int32_t 
       windows[r * (blocks + 1) + j] = entry;
     }
   }
+}
+
+extern "C" int64_t sopt_csr_occupied_blocks(const int32_t *positions,
+                                           const int32_t *coordinates, int64_t rows,
+                                           int64_t cols, int64_t block, int32_t *blocks) {
+  if (rows <= 0 || cols <= 0 || block <= 0)
+    return 0;
+  const int64_t rowBlocks = (rows + block - 1) / block;
+  const int64_t colBlocks = (cols + block - 1) / block;
+  if (colBlocks > INT32_MAX / rowBlocks) // an index past int32
+    return -1;
+  // One row block at a time: the column blocks its entries fall in, sorted,
+  // each once.
+  std::vector<int32_t> reached;
+  int64_t count = 0;
+  for (int64_t first = 0; first < rows; first += block) {
+    reached.clear();
+    for (int32_t e = positions[first]; e < positions[std::min(rows, first + block)]; ++e)
+      reached.push_back(int32_t(coordinates[e] / block));
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    for (int32_t j : reached) {
+      if (blocks)
+        blocks[count] = int32_t(first / block * colBlocks + j);
+      ++count;
+    }
+  }
+  return count;
 }
 
 extern "C" void sopt_csr_entry_rows(const int32_t *positions, int64_t rows,

@@ -85,6 +85,17 @@ constexpr double kDenseBlocksWork32LargeRhs = 2.5e7, kDenseBlocksLargeRhsBytes =
 /// 33288 x 512 at 95 % (4160 blocks) 1.34x faster than in tiles; at 98 %
 /// both stayed faster in tiles (0.61-0.74x in blocks).
 constexpr double kWgmmaDensity16 = 0.04, kWgmmaDensity16LongK = 0.019;
+/// Patterns that leave 64 x 64 blocks empty (banded ones) launch only the
+/// blocks holding entries (OccupiedBlocks.cuh), and their density counts
+/// over those blocks; there the blocks also need this much of it below
+/// k = kWgmmaLongK16 (both types) and, in f32, kPartialBlocksDensity32LongK
+/// from it. Fitted on an explore (H200, 2026-11-26) of six banded patterns
+/// of benchmarks/sparse/make_graphs.py and four SuiteSparse ones at k = 256
+/// and 1024: at k = 256 blocks lost at block densities of 7-9 % (f32
+/// pushpull 0.80x, a 16 k band of 9 % 0.91x, f16 bcsstk13 0.72x) and won
+/// from 21 % (1.3-5x, sliding-window masks of 67-89 %); at k = 1024 f32 won
+/// from 9 % (1.28x) and lost at 8 % (0.96x), 16-bit won from 7 % (1.2-2.3x).
+constexpr double kPartialBlocksDensityShortK = 0.1, kPartialBlocksDensity32LongK = 0.085;
 constexpr int64_t kWgmmaShortestK16 = 256, kWgmmaLongK16 = 1024;
 constexpr int64_t kWgmmaMostBlocks16 = 1024;
 
@@ -230,6 +241,26 @@ int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
   return ((stats.rows + side - 1) / side) * ((stats.cols + side - 1) / side);
 }
 
+/// Blocks of side `side` (32 or 64) that hold entries: the dense blocks
+/// launch only those (OccupiedBlocks.cuh). All of the shape's when not
+/// known.
+int64_t occupiedBlocksOf(const SparsityStats &stats, int64_t side) {
+  const int64_t known = side == 32   ? stats.occupiedBlocks32
+                        : side == 64 ? stats.occupiedBlocks64
+                                     : -1;
+  return known >= 0 ? known : sddmmBlocksOf(stats, side);
+}
+
+/// The density of the 64 x 64 blocks that hold entries, what the dense
+/// blocks' work per output depends on: the pattern's density where every
+/// block holds some (every DLMC pattern), higher on a banded one.
+double blockDensityOf(const SparsityStats &stats) {
+  const int64_t all = sddmmBlocksOf(stats, 64), occupied = occupiedBlocksOf(stats, 64);
+  if (occupied <= 0 || occupied >= all)
+    return densityOf(stats);
+  return densityOf(stats) * double(all) / double(occupied);
+}
+
 /// 16-bit 64 x 64 blocks (wgmma) from this many on when k is at least
 /// kWgmmaShortestK16: on the H100 the 512 x 512 DLMC patterns (64 such
 /// blocks) ran 1.25-1.30x faster in them than in 32 x 32 blocks at k =
@@ -267,7 +298,7 @@ constexpr double kTransposeFirstEntriesPerColumn = 0.1;
 /// Whether the product is long in k but has too few 64 x 64 blocks to fill
 /// the GPU (the case for splitting k).
 bool longFewBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
-  const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+  const int64_t wideBlocks = occupiedBlocksOf(stats, 64);
   const int64_t shortestK = elementBytes == 4 ? kSplitShortestK32 : kSplitShortestK16;
   return k >= shortestK && wideBlocks >= kSplitFewestBlocks && wideBlocks < kSddmmWideBlocks;
 }
@@ -285,7 +316,7 @@ bool splitsK(const SparsityStats &stats, int64_t k, int elementBytes) {
 /// kWgmmaFewestBlocks16; with k split in two, kSplitFewestBlocks: 16-bit
 /// only), otherwise 32 (four times the blocks; in f32 SddmmDirect.cuh's).
 int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
-  const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+  const int64_t wideBlocks = occupiedBlocksOf(stats, 64);
   if (elementBytes == 2 && k >= kWgmmaShortestK16 && wideBlocks >= kWgmmaFewestBlocks16)
     return 64;
   return wideBlocks >= kSddmmWideBlocks || splitsK(stats, k, elementBytes) ? 64 : 32;
@@ -296,7 +327,7 @@ int sddmmBlockSize(const SparsityStats &stats, int64_t k, int elementBytes) {
 /// blocks each).
 bool denseBlocksFillGpu(const SparsityStats &stats, int64_t k, int elementBytes) {
   return longFewBlocks(stats, k, elementBytes) ||
-         sddmmBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes)) >= kSddmmWideBlocks;
+         occupiedBlocksOf(stats, sddmmBlockSize(stats, k, elementBytes)) >= kSddmmWideBlocks;
 }
 
 /// Whether dense tensor-core blocks (SddmmBlocks.cuh) beat dot products per
@@ -306,10 +337,16 @@ bool denseBlocksFillGpu(const SparsityStats &stats, int64_t k, int elementBytes)
 bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
-  const double density = densityOf(stats);
+  // (Counted over the blocks holding entries, the only ones launched.)
+  const double density = blockDensityOf(stats);
   const double work = double(stats.nnz) * double(k);
+  if (occupiedBlocksOf(stats, 64) < sddmmBlocksOf(stats, 64) &&
+      density < (k < kWgmmaLongK16    ? kPartialBlocksDensityShortK
+                 : elementBytes == 4 ? kPartialBlocksDensity32LongK
+                                     : 0.0))
+    return false;
   if (elementBytes == 2) {
-    const int64_t wideBlocks = sddmmBlocksOf(stats, 64);
+    const int64_t wideBlocks = occupiedBlocksOf(stats, 64);
     const bool wgmmaBlocks = k >= kWgmmaShortestK16 && wideBlocks >= kSddmmWideBlocks &&
                              wideBlocks <= kWgmmaMostBlocks16 &&
                              density >= (k >= kWgmmaLongK16 ? kWgmmaDensity16LongK
@@ -369,6 +406,15 @@ SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_
   stats.meanRowLength = rowStats.mean_length;
   stats.stddevRowLength = rowStats.stddev_length;
   stats.maxRowLength = rowStats.max_length;
+  return stats;
+}
+
+SparsityStats sopt::sparsityStats(const int32_t *positions, const int32_t *coordinates,
+                                  int64_t rows, int64_t cols) {
+  SparsityStats stats = sparsityStats(positions, rows, cols);
+  // (-1, "not known", where a block index would pass int32.)
+  stats.occupiedBlocks32 = sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 32, nullptr);
+  stats.occupiedBlocks64 = sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 64, nullptr);
   return stats;
 }
 

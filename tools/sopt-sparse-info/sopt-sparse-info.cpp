@@ -59,7 +59,8 @@ struct ScheduleQuery {
 };
 
 void printSchedules(const sopt_csr &m, const ScheduleQuery &query) {
-  const sopt::SparsityStats stats = sopt::sparsityStats(m.positions, m.rows, m.cols);
+  const sopt::SparsityStats stats =
+      sopt::sparsityStats(m.positions, m.coordinates, m.rows, m.cols);
   const sopt::SpmmSchedule spmm = sopt::chooseSpmmSchedule(stats, query.size, query.elementBytes);
   const sopt::SddmmSchedule sddmm =
       sopt::chooseSddmmSchedule(stats, query.size, /*transposeRhs=*/true, query.elementBytes);

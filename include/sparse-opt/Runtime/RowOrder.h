@@ -43,6 +43,16 @@ int64_t sopt_csr_column_windows_size(int64_t rows, int64_t cols, int64_t block);
 void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinates,
                              int64_t rows, int64_t cols, int64_t block, int32_t *windows);
 
+/* The blocks of `block` x `block` that hold at least one entry: returns
+ * their number and, with `blocks` (room for that many), writes each as
+ * row_block * ceil(cols / block) + column_block, in increasing order. Rows
+ * must be sorted by column. The SDDMM dense blocks launch one thread block
+ * per such block (launchSddmmBlocks's `occupied`): a banded pattern, a
+ * sliding-window attention mask say, fills a few blocks near the diagonal
+ * and leaves the rest empty. -1 when an index would not fit in int32. */
+int64_t sopt_csr_occupied_blocks(const int32_t *positions, const int32_t *coordinates,
+                                 int64_t rows, int64_t cols, int64_t block, int32_t *blocks);
+
 /* Writes the row of each entry to entry_rows[0..positions[rows]-1]: the
  * SDDMM tiles of nonzeros (launchSddmm's `entryRows`) read it instead of
  * searching the positions for the rows their entries are in. */

@@ -103,6 +103,7 @@
 #ifndef SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
 #define SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
 
+#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/Sddmm.cuh"
 #include "sparse-opt/Runtime/SddmmDirect.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
@@ -392,20 +393,20 @@ __device__ __forceinline__ void issueChunkWarpgroupTf32(const Element &a, const 
 }
 
 /// Where rows row0 .. row0 + Block - 1 reach the block's columns
-/// (blockIdx.x), from windows prepared once per pattern
+/// (place.column), from windows prepared once per pattern
 /// (sopt_csr_column_windows: row r reaches block column j at windows[r
 /// (colBlocks + 1) + j]), into windowBegin / windowEnd; threads 0 .. Block
 /// - 1 each read one row and return whether it has entries there.
 template <int Block>
 __device__ __forceinline__ bool readWindows(const int32_t *__restrict__ windows, int64_t rows,
-                                            int64_t row0, int32_t *windowBegin,
-                                            int32_t *windowEnd) {
+                                            int64_t row0, const BlockPlace &place,
+                                            int32_t *windowBegin, int32_t *windowEnd) {
   if (threadIdx.x >= Block)
     return false;
   const int64_t row = row0 + threadIdx.x;
   int32_t begin = 0, end = 0;
   if (row < rows) {
-    const int32_t *at = windows + row * (int64_t(gridDim.x) + 1) + blockIdx.x;
+    const int32_t *at = windows + row * (place.columns + 1) + place.column;
     begin = at[0], end = at[1];
   }
   windowBegin[threadIdx.x] = begin;
@@ -568,7 +569,7 @@ template <typename T, int Block, int Splits, bool VectorLoads, typename Epilogue
 __device__ __forceinline__ void
 multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                   int32_t k, T *__restrict__ out, const Epilogue &epilogue,
-                  const int32_t *__restrict__ windows, int64_t rowBlock) {
+                  const int32_t *__restrict__ windows, const BlockPlace &place) {
   using P = Pieces<Block>;
   using S = Shape<T, Block>;
   static_assert(sizeof(T) == 2 || std::is_same_v<T, float>, "f32, f16 or bf16 storage");
@@ -577,7 +578,7 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
   __trap(); // mma.sync of these shapes needs sm_80, clusters sm_90
 #else
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
-  const int64_t row0 = rowBlock * Block, col0 = int64_t(blockIdx.x) * Block;
+  const int64_t row0 = place.row * Block, col0 = place.column * Block;
   constexpr size_t kAlign = kStageAlignment<T, Block>;
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % kAlign;
   unsigned char *stageBytes = dynamicSmem + (kAlign - misalignment) % kAlign;
@@ -619,7 +620,7 @@ multiplyAndSample(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__r
   BoundSearch<kProbes<T>> bound;
   bool sampled = false; // with prepared windows: the row has entries here
   if (windows) { // prepared once per pattern: no search
-    sampled = readWindows<Block>(windows, s.rows, row0, windowBegin, windowEnd);
+    sampled = readWindows<Block>(windows, s.rows, row0, place, windowBegin, windowEnd);
   } else if (threadIdx.x < 2 * Block && row0 + threadIdx.x % Block < s.rows) {
     const int64_t row = row0 + threadIdx.x % Block;
     bound.low = s.positions[row];
@@ -755,9 +756,11 @@ template <typename T, int Block, int Splits, bool VectorLoads, typename Epilogue
 __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBlocksPerSm<Block>)
     sddmmBlocksKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
-                      const int32_t *__restrict__ windows) {
+                      const int32_t *__restrict__ windows,
+                      const int32_t *__restrict__ occupied) {
+  const BlockPlace place = placeOfBlock(occupied, (s.cols + Block - 1) / Block);
   sddmm_blocks::multiplyAndSample<T, Block, Splits, VectorLoads>(s, lhs, rhs, k, out, epilogue,
-                                                                 windows, blockIdx.y);
+                                                                 windows, place);
 }
 
 
@@ -829,16 +832,18 @@ __device__ __forceinline__ void waitForPrerequisiteGrid() {
 /// products, their order and the sampling are those of sddmmBlocksKernel:
 /// outputs bit for bit equal. Compiled for a target without wgmma, the
 /// kernel runs sddmmBlocksKernel's body on `rhs` instead, for one 64-row
-/// half after the other.
+/// half after the other. `occupied`, if given, lists blocks of Rows x 64.
 template <int Rows, typename Epilogue>
 __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 ? 2 : 1)
     sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
                            const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
                            Epilogue epilogue, const int32_t *__restrict__ windows,
+                           const int32_t *__restrict__ occupied,
                            const __grid_constant__ CUtensorMap lhsTiles,
                            const __grid_constant__ CUtensorMap partTiles,
                            const __grid_constant__ CUtensorMap remainderTiles) {
   using namespace sddmm_blocks;
+  const BlockPlace place = placeOfBlock(occupied, (s.cols + 63) / 64);
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int kHalves = Rows / 64; // 64-row halves of the block
   // sddmmBlocksKernel's body needs kThreads threads; the others leave (a
@@ -849,8 +854,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   for (int h = 0; h < kHalves; ++h) {
     if (h > 0)
       __syncthreads(); // the shared memory of the half before is read
-    multiplyAndSample<float, 64, 1, true>(s, lhs, rhs, k, out, epilogue, windows,
-                                          int64_t(blockIdx.y) * kHalves + h);
+    multiplyAndSample<float, 64, 1, true>(
+        s, lhs, rhs, k, out, epilogue, windows,
+        BlockPlace{place.row * kHalves + h, place.column, place.columns});
   }
 #else
   constexpr int Block = 64, kBlockWarps = kSplitThreads<Rows> / 32;
@@ -859,14 +865,14 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
   __shared__ uint64_t full[kSplitStages], empty[kSplitStages];
   __shared__ int32_t windowBegin[Rows], windowEnd[Rows];
-  const int64_t row0 = int64_t(blockIdx.y) * Rows, col0 = int64_t(blockIdx.x) * Block;
+  const int64_t row0 = place.row * Rows, col0 = place.column * Block;
   const size_t misalignment = size_t(__cvta_generic_to_shared(dynamicSmem)) % 1024;
   unsigned char *stageBytes = dynamicSmem + (1024 - misalignment) % 1024;
   Stage *stages = reinterpret_cast<Stage *>(stageBytes);
   const int32_t chunks = (k + 31) / 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
-  const bool sampled = readWindows<Rows>(windows, s.rows, row0, windowBegin, windowEnd);
+  const bool sampled = readWindows<Rows>(windows, s.rows, row0, place, windowBegin, windowEnd);
   if (threadIdx.x == 0) {
     for (int i = 0; i < kSplitStages; ++i) {
       tma::initBarrier(&full[i], 1);
@@ -965,23 +971,27 @@ __global__ void __launch_bounds__(256)
 /// (splitTf32PlanesKernel, into the workspace) and run the TMA-fed
 /// sddmmBlocksSplitKernel, in blocks of 128 x 64 where tallBlocksFrom
 /// allows; otherwise, and for every other shape, the workspace is not
-/// touched.
+/// touched. `occupied`, if given, lists the Block x Block blocks holding
+/// entries (sopt_csr_occupied_blocks): one thread block each, instead of
+/// one per block of the shape (OccupiedBlocks.cuh).
 template <typename T, int Block = 64, int Splits = 1, typename Epilogue = ScaleByPattern>
 cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
                               T *out, cudaStream_t stream, Epilogue epilogue = {},
-                              const int32_t *windows = nullptr, T *workspace = nullptr) {
+                              const int32_t *windows = nullptr, T *workspace = nullptr,
+                              OccupiedBlocks occupied = {}) {
   using namespace sddmm_blocks;
   const int64_t rowBlocks = (s.rows + Block - 1) / Block;
   const int64_t colBlocks = (s.cols + Block - 1) / Block;
-  if (s.rows < 0 || s.cols < 0 || k < 0 || k > INT32_MAX || rowBlocks > 65535 ||
-      colBlocks > INT32_MAX || s.nnz > INT32_MAX)
+  if (s.rows < 0 || s.cols < 0 || k < 0 || k > INT32_MAX || colBlocks > INT32_MAX ||
+      s.nnz > INT32_MAX ||
+      (occupied.given() ? occupied.count < 0 || occupied.count > INT32_MAX : rowBlocks > 65535))
     return cudaErrorInvalidValue;
-  if (s.rows == 0 || s.nnz == 0)
+  if (s.rows == 0 || s.nnz == 0 || (occupied.given() && occupied.count == 0))
     return cudaSuccess;
   if (k == 0) // every product is an empty sum
     return launchSddmm<T, 1, 1, 1, 32>(s, lhs, rhs, 0, out, 4, stream, epilogue);
   if constexpr (std::is_same_v<T, float> && Block == 32 && Splits == 1) // SddmmDirect.cuh
-    return launchSddmmDirect(s, lhs, rhs, int32_t(k), out, stream, epilogue, windows);
+    return launchSddmmDirect(s, lhs, rhs, int32_t(k), out, stream, epilogue, windows, occupied);
   if constexpr (Splits > 1) {
     int device = 0, clusters = 0;
     cudaError_t e = cudaGetDevice(&device);
@@ -990,12 +1000,14 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     if (e != cudaSuccess)
       return e;
     if (!clusters) // before sm_90: one block per output block
-      return launchSddmmBlocks<T, Block, 1>(s, lhs, rhs, k, out, stream, epilogue, windows);
+      return launchSddmmBlocks<T, Block, 1>(s, lhs, rhs, k, out, stream, epilogue, windows,
+                                            nullptr, occupied);
   }
   auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
   constexpr size_t kBytes = kDynamicBytes<T, Block>;
-  // Launches `kernel` over colBlocks x `gridRows` blocks (a cluster of
-  // Splits along z) with `bytes` of dynamic shared memory; `dependent`: it
+  // Launches `kernel` over the occupied blocks, or colBlocks x `gridRows`
+  // blocks (a cluster of Splits along z), with `bytes` of dynamic shared
+  // memory; `dependent`: it
   // may start before the kernel launched ahead of it on the stream ends
   // (programmatic dependent launch; the kernel waits where it needs that
   // one's writes).
@@ -1007,7 +1019,7 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     if (e != cudaSuccess)
       return e;
     cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(unsigned(colBlocks), unsigned(gridRows), Splits);
+    config.gridDim = gridOfBlocks(occupied, gridRows, colBlocks, Splits);
     config.blockDim = dim3(unsigned(threads));
     config.dynamicSmemBytes = bytes;
     config.stream = stream;
@@ -1026,7 +1038,7 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
       serialization.val.programmaticStreamSerializationAllowed = 1;
     }
     e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows,
-                           extra...);
+                           occupied.list, extra...);
     return e != cudaSuccess ? e : cudaGetLastError();
   };
   const bool vectorLoads = k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs);
@@ -1040,8 +1052,9 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
       if (e != cudaSuccess)
         return e;
+      // (The occupied blocks are listed as 64 x 64.)
       const int64_t tallRowBlocks = (rowBlocks + 1) / 2; // of 128 rows
-      const bool tall = tallRowBlocks * colBlocks >= tallBlocksFrom(sms);
+      const bool tall = !occupied.given() && tallRowBlocks * colBlocks >= tallBlocksFrom(sms);
       float *parts = workspace, *remainders = workspace + s.cols * k;
       CUtensorMap lhsTiles, partTiles, remainderTiles;
       const bool encoded = major == 9 &&

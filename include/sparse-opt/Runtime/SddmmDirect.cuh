@@ -28,6 +28,7 @@
 #ifndef SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
 #define SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
 
+#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
 
@@ -59,17 +60,18 @@ template <bool VectorLoads, typename Epilogue>
 __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
     sddmmDirectKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
                       const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
-                      Epilogue epilogue, const int32_t *__restrict__ windows) {
+                      Epilogue epilogue, const int32_t *__restrict__ windows,
+                      const int32_t *__restrict__ occupied) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap(); // mma.sync on TF32 needs sm_80
 #else
   using namespace sddmm_direct;
   __shared__ float partial[kWarps][kBlock][kBlock + 1];
   __shared__ int32_t windowBegin[kBlock], windowEnd[kBlock];
-  // (rows and columns within int32: at most 65535 row blocks, and S's
-  // column indices are int32.)
-  const int32_t row0 = int32_t(blockIdx.y) * kBlock, col0 = int32_t(blockIdx.x) * kBlock;
+  // (rows and columns within int32: launchSddmmDirect checks.)
   const int32_t rows = int32_t(s.rows), cols = int32_t(s.cols);
+  const BlockPlace place = placeOfBlock(occupied, (cols + kBlock - 1) / kBlock);
+  const int32_t row0 = int32_t(place.row) * kBlock, col0 = int32_t(place.column) * kBlock;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
 
   // Where each row's entries reach this block's columns (thread r: row r):
@@ -80,7 +82,7 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
     int32_t begin = 0, end = 0;
     if (row < rows) {
       if (windows) {
-        const int32_t *at = windows + int64_t(row) * (gridDim.x + 1) + blockIdx.x;
+        const int32_t *at = windows + int64_t(row) * (place.columns + 1) + place.column;
         begin = at[0], end = at[1];
       } else {
         const int32_t first = s.positions[row], last = s.positions[row + 1];
@@ -162,24 +164,29 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
 
 /// D = epilogue((A · Bᵀ) ⊙ S) in f32 32 x 32 blocks (this file's comment);
 /// `windows` as for launchSddmmBlocks (sopt_csr_column_windows for blocks
-/// of 32) or nullptr to search the rows.
+/// of 32) or nullptr to search the rows; `occupied`, if given, the blocks
+/// of 32 x 32 holding entries (OccupiedBlocks.cuh), one thread block each.
 template <typename Epilogue>
 cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const float *rhs,
                               int32_t k, float *out, cudaStream_t stream, Epilogue epilogue,
-                              const int32_t *windows) {
+                              const int32_t *windows, OccupiedBlocks occupied = {}) {
   using namespace sddmm_direct;
   const int64_t rowBlocks = (s.rows + kBlock - 1) / kBlock;
   const int64_t colBlocks = (s.cols + kBlock - 1) / kBlock;
   if (s.rows > INT32_MAX - kBlock || s.cols > INT32_MAX - kBlock) // int32 indices
     return cudaErrorInvalidValue;
-  const dim3 grid{unsigned(colBlocks), unsigned(rowBlocks)};
+  if (occupied.given() ? occupied.count < 0 || occupied.count > INT32_MAX : rowBlocks > 65535)
+    return cudaErrorInvalidValue;
+  if (occupied.given() && occupied.count == 0)
+    return cudaSuccess; // no entries, nothing to write
+  const dim3 grid = gridOfBlocks(occupied, rowBlocks, colBlocks);
   auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
   if (k % 4 == 0 && aligned(lhs) && aligned(rhs))
     sddmmDirectKernel<true><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
-                                                              windows);
+                                                              windows, occupied.list);
   else
     sddmmDirectKernel<false><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
-                                                               windows);
+                                                               windows, occupied.list);
   return cudaGetLastError();
 }
 

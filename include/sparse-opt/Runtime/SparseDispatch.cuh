@@ -192,13 +192,15 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows);
 /// `workspace`: sddmmWorkspaceElements(s, n, k, sizeof(T)) elements,
 /// required with s.transposeRhsFirst (Bᵀ), otherwise optional (the f32
-/// 64 x 64 blocks' split B, launchSddmmBlocks).
+/// 64 x 64 blocks' split B, launchSddmmBlocks); `occupied`, if given, the
+/// dense blocks holding entries (sopt_csr_occupied_blocks for s.blockSize).
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,
                      const int32_t *rowOrder, cudaStream_t stream,
                      const int32_t *columnWindows = nullptr,
-                     const int32_t *entryRows = nullptr, T *workspace = nullptr) {
+                     const int32_t *entryRows = nullptr, T *workspace = nullptr,
+                     OccupiedBlocks occupied = {}) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.transposeRhsFirst) {
@@ -216,19 +218,19 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                   ? workspace + pattern.cols * k
                   : nullptr;
     return runSddmm(transposed, pattern, lhs, workspace, k, /*transposeRhs=*/true, out, rowOrder,
-                    stream, columnWindows, entryRows, rest);
+                    stream, columnWindows, entryRows, rest, occupied);
   }
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
       if (s.blockSize == 32)
         return s.kSplits == 2 ? launchSddmmBlocks<T, 32, 2>(pattern, lhs, rhs, k, out, stream,
-                                                            {}, columnWindows)
+                                                            {}, columnWindows, nullptr, occupied)
                               : launchSddmmBlocks<T, 32>(pattern, lhs, rhs, k, out, stream, {},
-                                                         columnWindows);
+                                                         columnWindows, nullptr, occupied);
       return s.kSplits == 2 ? launchSddmmBlocks<T, 64, 2>(pattern, lhs, rhs, k, out, stream, {},
-                                                          columnWindows)
+                                                          columnWindows, nullptr, occupied)
                             : launchSddmmBlocks<T, 64>(pattern, lhs, rhs, k, out, stream, {},
-                                                       columnWindows, workspace);
+                                                       columnWindows, workspace, occupied);
     }
     return cudaErrorInvalidValue;
   }

@@ -45,6 +45,9 @@ struct SparsityStats {
   int64_t rows = 0, cols = 0, nnz = -1;
   double meanRowLength = -1, stddevRowLength = -1;
   int64_t maxRowLength = -1;
+  /// Blocks of 32 x 32 and 64 x 64 that hold an entry
+  /// (sopt_csr_occupied_blocks); -1 when not known, then taken as all.
+  int64_t occupiedBlocks32 = -1, occupiedBlocks64 = -1;
   bool known() const { return nnz >= 0 && meanRowLength >= 0; }
 };
 
@@ -160,8 +163,11 @@ struct SddmmSchedule {
 };
 
 /// Everything a CSR pattern tells the heuristics: its shape, nnz and
-/// row-length statistics (positions[0..rows] delimit the rows).
+/// row-length statistics (positions[0..rows] delimit the rows), and with
+/// its columns (sorted in each row) the blocks it occupies.
 SparsityStats sparsityStats(const int32_t *positions, int64_t rows, int64_t cols);
+SparsityStats sparsityStats(const int32_t *positions, const int32_t *coordinates, int64_t rows,
+                            int64_t cols);
 
 /// The limits every schedule keeps (the kernels' template instances).
 constexpr int kMaxColumnsPerThread = 16;

@@ -238,6 +238,33 @@ std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef 
                           "windows were", windows, m.nnz, csr, text);
 }
 
+/// The blocks of `block` x `block` holding entries of an SDDMM pattern known
+/// at compile time (sopt_csr_occupied_blocks), as `statics` + the expression
+/// of the sopt::OccupiedBlocks argument that launches only them; empty when
+/// the pattern is not known or fills every block (a banded pattern, such as
+/// a sliding-window attention mask, leaves most of them empty).
+std::string emitOccupiedBlocks(const KnownPattern &pattern, int block, StringRef name,
+                               const CsrExpressions &csr, SparseLaunchText &text) {
+  if (!pattern.known())
+    return "";
+  const sopt_csr &m = pattern.csr;
+  const int64_t count =
+      sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, nullptr);
+  const int64_t all = (m.rows + block - 1) / block * ((m.cols + block - 1) / block);
+  if (count < 0 || count >= all || m.nnz == 0)
+    return "";
+  std::vector<int32_t> blocks(count);
+  sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, blocks.data());
+  std::string table = emitPatternTable(
+      name,
+      llvm::formatv("// The {0} of {1} blocks of {2}x{2} that hold entries of {3}\n// "
+                    "(sopt_csr_occupied_blocks: row block * {4} + column block).",
+                    count, all, block, pattern.path, (m.cols + block - 1) / block)
+          .str(),
+      "occupied blocks were", blocks, m.nnz, csr, text);
+  return llvm::formatv("sopt::OccupiedBlocks{{{0}, {1}}", table, count).str();
+}
+
 /// The row of every entry of an SDDMM pattern known at compile time, as the
 /// expression of a device pointer: the pattern's row positions are a static
 /// table, expanded into each entry's row on the host and copied to each
@@ -573,13 +600,17 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     std::string windows = emitColumnWindows(known, s.blockSize,
                                             tablePrefix.str() + "_column_windows", pattern, text);
     const bool prepared = windows != "nullptr";
+    std::string occupied = emitOccupiedBlocks(known, s.blockSize,
+                                              tablePrefix.str() + "_occupied_blocks", pattern, text);
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
         "cores{6}, sampled at S's entries ({5})\n",
         type.getDimSize(0), type.getDimSize(1), k, summary, s.blockSize,
-        prepared ? "rows' column windows prepared at compile time, blocks without entries "
-                   "skipped"
-                 : "rows' column windows searched, blocks of empty rows skipped",
+        !occupied.empty() ? "rows' column windows prepared at compile time, only the blocks "
+                            "holding entries launched"
+        : prepared ? "rows' column windows prepared at compile time, blocks without entries "
+                     "skipped"
+                   : "rows' column windows searched, blocks of empty rows skipped",
         s.kSplits > 1 ? llvm::formatv(", k split among clusters of {0} blocks", s.kSplits).str()
                       : std::string());
     std::string tail = epilogueAndTable(epilogueArg, windows);
@@ -592,7 +623,11 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
       text.temporaries.push_back({name, element, std::to_string(workspace)});
       tail += ", " + name;
       text.body += "    // B split into its TF32 parts and remainders first (" + name + ")\n";
+    } else if (!occupied.empty()) {
+      tail += ", nullptr";
     }
+    if (!occupied.empty())
+      tail += ", " + occupied;
     text.body += llvm::formatv(
         "    SOPT_TRY((sopt::launchSddmmBlocks<{0}, {7}{8}>({1}, {2}, {3}, {4}, {5}, "
         "stream{6})));\n",

@@ -3,7 +3,8 @@
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
 // (by tiles of a compile-time pattern, its entries' rows expanded on the
 // first call; by dense tensor-core blocks, with empty and dense blocks, in
-// f32 64 x 64 blocks also with B's TF32 planes as a temporary)
+// f32 64 x 64 blocks also with B's TF32 planes as a temporary, and over a
+// banded pattern only the blocks holding entries)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
 // tensor-core blocks, from staged slices of B or with long rows cut into
 // segments, with a fused epilogue.
@@ -235,6 +236,13 @@ int main(int argc, char **argv) {
   scoresKnown(report, patternFile, scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
   scoresKnown(report, patternFile, scores_planes_known,
               "scores_planes_known dense_blocks64, windows + B planes");
+  // A banded pattern beside it: only its occupied blocks are launched.
+  const std::string bandFile = patternFile.substr(0, patternFile.rfind('/') + 1) +
+                               "band_300x257.smtx";
+  scoresKnown(report, bandFile, scores_band_known,
+              "scores_band_known dense_blocks32, windows + occupied blocks");
+  scoresKnown(report, bandFile, scores_band_planes,
+              "scores_band_planes dense_blocks64, windows + B planes + occupied blocks");
   scoresKnown(report, patternFile, weight_grad_known,
               "weight_grad_known B^T first, tiles, entry rows", false);
   scoresKnown(report, patternFile, weight_grad_planes_known,

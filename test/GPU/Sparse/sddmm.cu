@@ -4,8 +4,9 @@
 // tensor-core blocks (32 x 32, 64 x 64; in f32 with a workspace also the
 // TMA-fed 64 x 64 or 128 x 64) and hand-picked ones (every lane count per
 // output, one and two outputs per group), each also with what is prepared
-// once per pattern (column windows, entries' rows), inner
-// dimensions that are odd or not a multiple of the lanes. With a directory
+// once per pattern (column windows, occupied blocks, entries' rows), a
+// banded pattern whose blocks are mostly empty, inner dimensions that are
+// odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
 // The element type compiled in is chosen with -DTEST_F32=1 / -DTEST_F16=1 /
@@ -71,8 +72,10 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
     // entries' rows (sopt_csr_entry_rows); then, where the schedule can use
     // a workspace (f32 64 x 64 blocks: B split once, the TMA-fed kernel on
     // sm_90), the windows with one (poisoned), which must give the same
-    // bits as without. A schedule that transposes B first always gets its
-    // whole workspace (poisoned; Bᵀ at its start).
+    // bits as without; then the dense blocks launched over the occupied
+    // blocks only (sopt_csr_occupied_blocks), with the workspace where it
+    // applies, again the same bits. A schedule that transposes B first
+    // always gets its whole workspace (poisoned; Bᵀ at its start).
     const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
     const bool gathers = !transposeRhs && !schedule.transposeRhsFirst;
     const int64_t required = ::sopt::sddmmRequiredWorkspaceElements(schedule, p.cols, k);
@@ -80,9 +83,10 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
         ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T));
     Tensor<T> workspace{static_cast<size_t>(workspaceElements)};
     std::vector<T> withoutWorkspace;
-    for (int pass = 0; pass < 3; ++pass) {
-      const bool prepared = pass > 0, planes = pass == 2;
-      if ((prepared && gathers) || (planes && (required > 0 || workspaceElements == 0)))
+    for (int pass = 0; pass < 4; ++pass) {
+      const bool prepared = pass > 0, listed = pass == 3;
+      const bool planes = pass == 2 || (listed && required == 0 && workspaceElements > 0);
+      if ((prepared && gathers) || (pass == 2 && !planes) || (listed && !blocks))
         continue;
       d.poison();
       workspace.poison();
@@ -90,19 +94,23 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
           prepared && blocks ? s.columnWindows(schedule.blockSize) : nullptr,
           prepared && !blocks ? s.entryRows.device : nullptr,
-          planes || required > 0 ? workspace.device : nullptr));
+          planes || required > 0 ? workspace.device : nullptr,
+          listed ? s.occupiedBlocks(schedule.blockSize) : ::sopt::OccupiedBlocks{}));
       CHECK_CUDA(cudaDeviceSynchronize());
       d.download();
       const std::string variant =
-          prepared ? (blocks ? (planes ? " windows+planes" : " windows") : " entry rows") : "";
+          prepared ? (blocks ? std::string(planes ? " windows+planes" : " windows") +
+                                   (listed ? "+occupied" : "")
+                             : " entry rows")
+                   : "";
       report.check(name + variant, errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
       if (pass == 1)
         withoutWorkspace = d.host;
-      if (planes) {
+      if (pass >= 2) {
         size_t differing = 0;
         for (size_t i = 0; i < d.host.size(); ++i)
           differing += std::memcmp(&d.host[i], &withoutWorkspace[i], sizeof(T)) != 0;
-        report.check(name + " planes bits", double(differing), 0.0);
+        report.check(name + variant + " bits", double(differing), 0.0);
       }
     }
     if (required > 0) { // without its workspace the schedule is refused
@@ -199,6 +207,24 @@ Pattern tallBlocks() {
   });
 }
 
+/// A band (|i - j| <= 50, each entry kept with probability 0.6) with rows
+/// 400-479 empty, neither side a multiple of 32: most dense blocks hold no
+/// entry, the rest are dense, as in a sliding-window attention mask.
+Pattern band() {
+  Pattern p;
+  p.name = "band 1000x1003", p.rows = 1000, p.cols = 1003;
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t r = 0; r < p.rows; ++r) {
+    if (r < 400 || r >= 480)
+      for (int64_t c = std::max<int64_t>(0, r - 50); c <= std::min<int64_t>(p.cols - 1, r + 50);
+           ++c)
+        if (u(rng()) < 0.6)
+          p.coordinates.push_back(int32_t(c));
+    p.positions.push_back(int32_t(p.coordinates.size()));
+  }
+  return p;
+}
+
 /// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
 /// whose row differs (the output poisoned first).
 template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
@@ -250,6 +276,7 @@ int main(int argc, char **argv) {
   if (!dlmc) {
     cases.push_back(repeatedColumns());
     cases.push_back(tallBlocks());
+    cases.push_back(band());
   }
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);

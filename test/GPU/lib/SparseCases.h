@@ -11,6 +11,7 @@
 
 #include "Harness.h"
 
+#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 #include "sparse-opt/Runtime/SparseRow.cuh"
@@ -31,7 +32,7 @@ struct Pattern {
 
   int64_t nnz() const { return int64_t(coordinates.size()); }
   ::sopt::SparsityStats stats() const {
-    return ::sopt::sparsityStats(positions.data(), rows, cols);
+    return ::sopt::sparsityStats(positions.data(), coordinates.data(), rows, cols);
   }
 };
 
@@ -120,11 +121,13 @@ inline Pattern readPattern(const std::string &path) {
 }
 
 /// A pattern with random values of type T on the device, and the row order
-/// (longest first), the SDDMM blocks' column windows (blocks of 32 and 64)
-/// and the entries' rows (for the SDDMM tiles) prepared once.
+/// (longest first), the SDDMM blocks' column windows and occupied blocks
+/// (blocks of 32 and 64) and the entries' rows (for the SDDMM tiles)
+/// prepared once.
 template <typename T> struct DeviceCsr {
   const Pattern &pattern;
   Tensor<int32_t> positions, coordinates, order, windows32, windows64, entryRows;
+  Tensor<int32_t> occupied32, occupied64;
   Tensor<T> values;
 
   explicit DeviceCsr(const Pattern &p)
@@ -132,7 +135,8 @@ template <typename T> struct DeviceCsr {
         order(size_t(p.rows)),
         windows32(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 32))),
         windows64(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 64))),
-        entryRows(p.coordinates.size()), values(p.coordinates.size()) {
+        entryRows(p.coordinates.size()), occupied32(occupiedCount(p, 32)),
+        occupied64(occupiedCount(p, 64)), values(p.coordinates.size()) {
     upload(positions, p.positions);
     upload(coordinates, p.coordinates);
     std::vector<int32_t> rows(p.rows);
@@ -143,6 +147,10 @@ template <typename T> struct DeviceCsr {
       sopt_csr_column_windows(p.positions.data(), p.coordinates.data(), p.rows, p.cols, block,
                               windows.data());
       upload(block == 32 ? windows32 : windows64, windows);
+      std::vector<int32_t> occupied(occupiedCount(p, block));
+      sopt_csr_occupied_blocks(p.positions.data(), p.coordinates.data(), p.rows, p.cols, block,
+                               occupied.data());
+      upload(block == 32 ? occupied32 : occupied64, occupied);
     }
     std::vector<int32_t> entries(p.coordinates.size());
     sopt_csr_entry_rows(p.positions.data(), p.rows, entries.data());
@@ -151,6 +159,11 @@ template <typename T> struct DeviceCsr {
   }
   const int32_t *columnWindows(int block) const {
     return (block == 32 ? windows32 : windows64).device;
+  }
+  /// The blocks holding entries, listed whether or not every block does.
+  ::sopt::OccupiedBlocks occupiedBlocks(int block) const {
+    const Tensor<int32_t> &list = block == 32 ? occupied32 : occupied64;
+    return {list.device, int64_t(list.size)};
   }
   ::sopt::CsrMatrix<T> view() const {
     ::sopt::CsrMatrix<T> m;
@@ -161,6 +174,10 @@ template <typename T> struct DeviceCsr {
   }
 
 private:
+  static size_t occupiedCount(const Pattern &p, int block) {
+    return size_t(sopt_csr_occupied_blocks(p.positions.data(), p.coordinates.data(), p.rows,
+                                           p.cols, block, nullptr));
+  }
   static void upload(Tensor<int32_t> &t, const std::vector<int32_t> &host) {
     CHECK_CUDA(cudaMemcpy(t.device, host.data(), host.size() * sizeof(int32_t),
                           cudaMemcpyHostToDevice));

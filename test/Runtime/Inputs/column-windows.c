@@ -1,6 +1,7 @@
-/* sopt_csr_column_windows and sopt_csr_entry_rows from C
-   (column-windows.test): prints each row's windows for the block sizes
-   given after the file, then every entry's row. */
+/* sopt_csr_column_windows, sopt_csr_occupied_blocks and sopt_csr_entry_rows
+   from C (column-windows.test): prints each row's windows and the occupied
+   blocks for the block sizes given after the file, then every entry's
+   row. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 #include "read_pattern.h"
@@ -28,6 +29,16 @@ int main(int argc, char **argv) {
       printf("\n");
     }
     free(windows);
+    const int64_t occupied =
+        sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, NULL);
+    int32_t *blocks = malloc(sizeof(int32_t) * (size_t)(occupied > 0 ? occupied : 1));
+    const int64_t listed =
+        sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, blocks);
+    printf("occupied %lld of %lld:", (long long)listed, (long long)block);
+    for (int64_t i = 0; i < listed; ++i)
+      printf(" %d", blocks[i]);
+    printf("\n");
+    free(blocks);
   }
   int32_t *rows = malloc(sizeof(int32_t) * (size_t)(m.nnz > 0 ? m.nnz : 1));
   sopt_csr_entry_rows(m.positions, m.rows, rows);
@@ -38,6 +49,10 @@ int main(int argc, char **argv) {
   free(rows);
   printf("empty: %lld %lld\n", (long long)sopt_csr_column_windows_size(0, 5, 2),
          (long long)sopt_csr_column_windows_size(4, 5, 0));
+  /* Block indices past int32 are refused before any array is read. */
+  printf("occupied: %lld %lld\n",
+         (long long)sopt_csr_occupied_blocks(NULL, NULL, 0, 5, 2, NULL),
+         (long long)sopt_csr_occupied_blocks(NULL, NULL, 1LL << 40, 1LL << 40, 1, NULL));
   sopt_csr_free(&m);
   return 0;
 }

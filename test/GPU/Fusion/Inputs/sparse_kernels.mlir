@@ -65,6 +65,29 @@ func.func @scores_planes_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
   return %e : tensor<300x257xf32, #CSR>
 }
 
+// The same over a banded pattern (band_300x257.smtx: 13 entries a row
+// along the diagonal): 22 of the 90 blocks of 32 x 32 and 9 of the 25 of
+// 64 x 64 hold entries, and only they are launched.
+func.func @scores_band_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
+                             %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "band_300x257.smtx"},
+                             %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
+      : tensor<300x40xf32>, tensor<257x40xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
+  %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
+  return %e : tensor<300x257xf32, #CSR>
+}
+
+func.func @scores_band_planes(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
+                              %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "band_300x257.smtx"},
+                              %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<300x40xf32>, tensor<257x40xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
+  %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
+  return %e : tensor<300x257xf32, #CSR>
+}
+
 // (A · B) ⊙ S, B[k, n] (a pruned weight's gradient: dYᵀ · X at W's
 // entries) over the known pattern: B is transposed into a temporary first,
 // then the tiles of the transposed form run with the entries' rows from the

@@ -53,3 +53,28 @@ func.func @known_tiles(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
   %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
   return %e : tensor<4x6xf32, #CSR>
 }
+
+// A banded pattern (band.smtx: 200 x 200, |i - j| <= 2) fills 19 of 49
+// blocks of 32 x 32 and 10 of 16 of 64 x 64: the generated code lists the
+// occupied ones and launches only those, in f16 32 x 32 blocks, f32 64 x 64
+// blocks with B's planes, and 64 x 64 blocks with k split.
+func.func @band(%q: tensor<200x64xf16>, %k: tensor<200x64xf16>,
+                %s: tensor<200x200xf16, #CSR> {sopt.sparsity_pattern = "band.smtx"}) -> tensor<200x200xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>}
+      : tensor<200x64xf16>, tensor<200x64xf16>, tensor<200x200xf16, #CSR> -> tensor<200x200xf16, #CSR>
+  return %d : tensor<200x200xf16, #CSR>
+}
+
+func.func @band_planes(%q: tensor<200x64xf32>, %k: tensor<200x64xf32>,
+                       %s: tensor<200x200xf32, #CSR> {sopt.sparsity_pattern = "band.smtx"}) -> tensor<200x200xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>}
+      : tensor<200x64xf32>, tensor<200x64xf32>, tensor<200x200xf32, #CSR> -> tensor<200x200xf32, #CSR>
+  return %d : tensor<200x200xf32, #CSR>
+}
+
+func.func @band_split(%q: tensor<200x1024xf16>, %k: tensor<200x1024xf16>,
+                      %s: tensor<200x200xf16, #CSR> {sopt.sparsity_pattern = "band.smtx"}) -> tensor<200x200xf16, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 2>}
+      : tensor<200x1024xf16>, tensor<200x1024xf16>, tensor<200x200xf16, #CSR> -> tensor<200x200xf16, #CSR>
+  return %d : tensor<200x200xf16, #CSR>
+}
