@@ -85,9 +85,9 @@ constexpr double kDenseBlocksWork32LargeRhs = 2.5e7, kDenseBlocksLargeRhsBytes =
 /// 33288 x 512 at 95 % (4160 blocks) 1.34x faster than in tiles; at 98 %
 /// both stayed faster in tiles (0.61-0.74x in blocks).
 constexpr double kWgmmaDensity16 = 0.04, kWgmmaDensity16LongK = 0.019;
-/// Patterns that leave 64 x 64 blocks empty (banded ones) launch only the
-/// blocks holding entries (OccupiedBlocks.cuh), and their density counts
-/// over those blocks; there the blocks also need this much of it below
+/// Patterns that leave 64 x 64 blocks empty (banded ones, leavesBlocksEmpty)
+/// count their density over the blocks holding entries, the only ones
+/// launched (OccupiedBlocks.cuh); there the blocks also need this much of it below
 /// k = kWgmmaLongK16 (both types) and, in f32, kPartialBlocksDensity32LongK
 /// from it. Fitted on an explore (H200, 2026-11-26) of six banded patterns
 /// of benchmarks/sparse/make_graphs.py and four SuiteSparse ones at k = 256
@@ -241,13 +241,22 @@ int64_t sddmmBlocksOf(const SparsityStats &stats, int64_t side) {
   return ((stats.rows + side - 1) / side) * ((stats.cols + side - 1) / side);
 }
 
-/// Blocks of side `side` (32 or 64) that hold entries: the dense blocks
-/// launch only those (OccupiedBlocks.cuh). All of the shape's when not
-/// known.
+/// Whether a known pattern leaves a quarter or more of its 64 x 64 blocks
+/// empty (a banded one, say). The dense blocks launch only the occupied
+/// blocks (OccupiedBlocks.cuh); the rules then count those, but keep the
+/// shape's counts, which they were fitted on, for patterns that fill
+/// (nearly) every block: a magnitude-pruned DLMC pattern with 63 of its 64
+/// blocks occupied is one.
+bool leavesBlocksEmpty(const SparsityStats &stats) {
+  return stats.occupiedBlocks64 >= 0 && stats.occupiedBlocks64 * 4 < sddmmBlocksOf(stats, 64) * 3;
+}
+
+/// Blocks of side `side` (32 or 64) the dense-block rules count: those
+/// holding entries where leavesBlocksEmpty, else all of the shape's.
 int64_t occupiedBlocksOf(const SparsityStats &stats, int64_t side) {
-  const int64_t known = side == 32   ? stats.occupiedBlocks32
-                        : side == 64 ? stats.occupiedBlocks64
-                                     : -1;
+  if (!leavesBlocksEmpty(stats))
+    return sddmmBlocksOf(stats, side);
+  const int64_t known = side == 32 ? stats.occupiedBlocks32 : stats.occupiedBlocks64;
   return known >= 0 ? known : sddmmBlocksOf(stats, side);
 }
 
@@ -340,7 +349,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   // (Counted over the blocks holding entries, the only ones launched.)
   const double density = blockDensityOf(stats);
   const double work = double(stats.nnz) * double(k);
-  if (occupiedBlocksOf(stats, 64) < sddmmBlocksOf(stats, 64) &&
+  if (leavesBlocksEmpty(stats) &&
       density < (k < kWgmmaLongK16    ? kPartialBlocksDensityShortK
                  : elementBytes == 4 ? kPartialBlocksDensity32LongK
                                      : 0.0))
