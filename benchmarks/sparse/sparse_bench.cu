@@ -1106,9 +1106,10 @@ struct DeviceMatrix {
   int index = 0;
   int64_t rows = 0, cols = 0, nnz = 0;
   DeviceBuffer positions, coordinates, rowOrder;
-  /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64, and
-  /// the blocks of each size holding entries (sopt_csr_occupied_blocks).
-  DeviceBuffer windows32, windows64, occupied32, occupied64;
+  /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64, the
+  /// blocks of each size holding entries (sopt_csr_occupied_blocks) and
+  /// their windows (sopt_csr_block_windows).
+  DeviceBuffer windows32, windows64, occupied32, occupied64, blockWindows32, blockWindows64;
   int64_t occupiedCount32 = 0, occupiedCount64 = 0;
   /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
   DeviceBuffer entryRows;
@@ -1148,7 +1149,10 @@ struct DeviceMatrix {
     return {g.table.as<int32_t>(), g.count, g.rows, entries, g.partials.as<float>()};
   }
 
-  const int32_t *columnWindows(int blockSize) const {
+  /// The windows the dense blocks read: the listed blocks' with `occupied`.
+  const int32_t *columnWindows(int blockSize, const sopt::OccupiedBlocks &occupied) const {
+    if (occupied.given())
+      return (blockSize == 32 ? blockWindows32 : blockWindows64).as<int32_t>();
     return (blockSize == 32 ? windows32 : windows64).as<int32_t>();
   }
   /// Given, as the generated code gives it, only where some blocks of the
@@ -1666,13 +1670,12 @@ private:
         T *scratch = sopt::sddmmWorkspaceElements(s, n, kdim, sizeof(T)) > 0
                          ? workspace.as<T>()
                          : nullptr;
-        cudaError_t e =
-            bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim, transposeRhs,
-                                outOurs.as<T>(), order, m.columnWindows(s.blockSize),
-                                m.entryRows.as<int32_t>(), scratch,
-                                o.everyBlock ? sopt::OccupiedBlocks{}
-                                             : m.occupiedBlocks(s.blockSize),
-                                st);
+        const sopt::OccupiedBlocks occupied =
+            o.everyBlock ? sopt::OccupiedBlocks{} : m.occupiedBlocks(s.blockSize);
+        cudaError_t e = bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim,
+                                            transposeRhs, outOurs.as<T>(), order,
+                                            m.columnWindows(s.blockSize, occupied),
+                                            m.entryRows.as<int32_t>(), scratch, occupied, st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };
@@ -2585,6 +2588,10 @@ int main(int argc, char **argv) {
                                    list.data());
           uploadTable(block == 32 ? m.occupied32 : m.occupied64, list);
           (block == 32 ? m.occupiedCount32 : m.occupiedCount64) = count;
+          std::vector<int32_t> listedWindows(list.size() * 2 * size_t(block));
+          sopt_csr_block_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
+                                 list.data(), int64_t(list.size()), listedWindows.data());
+          uploadTable(block == 32 ? m.blockWindows32 : m.blockWindows64, listedWindows);
         }
         // And the row of every entry, for the SDDMM tiles.
         std::vector<int32_t> entryRows(csr.nnz);

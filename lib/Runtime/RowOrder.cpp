@@ -87,6 +87,28 @@ extern "C" int64_t sopt_csr_occupied_blocks(const int32_t *positions,
   return count;
 }
 
+extern "C" void sopt_csr_block_windows(const int32_t *positions, const int32_t *coordinates,
+                                       int64_t rows, int64_t cols, int64_t block,
+                                       const int32_t *blocks, int64_t count, int32_t *windows) {
+  if (rows <= 0 || cols <= 0 || block <= 0)
+    return;
+  const int64_t colBlocks = (cols + block - 1) / block;
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t first = blocks[i] / colBlocks * block, column = blocks[i] % colBlocks * block;
+    for (int64_t r = 0; r < block; ++r) {
+      int32_t *at = windows + 2 * (i * block + r);
+      at[0] = at[1] = 0;
+      const int64_t row = first + r;
+      if (row >= rows)
+        continue;
+      const int32_t *begin = coordinates + positions[row], *end = coordinates + positions[row + 1];
+      at[0] = int32_t(std::lower_bound(begin, end, int32_t(column)) - coordinates);
+      at[1] = int32_t(std::lower_bound(begin, end, int32_t(std::min(cols, column + block))) -
+                      coordinates);
+    }
+  }
+}
+
 extern "C" void sopt_csr_entry_rows(const int32_t *positions, int64_t rows,
                                     int32_t *entryRows) {
   for (int64_t r = 0; r < rows; ++r)

@@ -8,7 +8,9 @@
 // empty ones cost the H100 more than the products of the full ones (438 us
 // against 216 us in tiles of nonzeros, f16, k = 256). Given the list of
 // occupied blocks (sopt_csr_occupied_blocks, once per pattern), the grid is
-// that list instead: thread block i computes output block list[i].
+// that list instead: thread block i computes output block list[i], and
+// reads its rows' column windows from a table of the listed blocks'
+// (sopt_csr_block_windows) instead of every row's for every block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +32,22 @@ struct OccupiedBlocks {
 };
 
 /// Which output block a thread block computes: row block, column block,
-/// and the column blocks of a row (the stride of the column windows).
+/// the column blocks of a row, and its index in the list of occupied blocks
+/// (-1 when every block is launched).
 struct BlockPlace {
-  int64_t row, column, columns;
+  int64_t row, column, columns, listed;
+
+  /// Where row `r` of the block (rows of `Rows`) finds the bounds of its
+  /// entries in the block's columns: in sopt_csr_block_windows' table for a
+  /// listed block, else in sopt_csr_column_windows' (row0: the block's
+  /// first row).
+  template <int Rows>
+  __device__ __forceinline__ const int32_t *window(const int32_t *windows, int64_t row0,
+                                                   int r) const {
+    if (listed >= 0)
+      return windows + 2 * (listed * Rows + r);
+    return windows + (row0 + r) * (columns + 1) + column;
+  }
 };
 
 /// This thread block's output block: list[blockIdx.x] when `occupied` is
@@ -41,9 +56,9 @@ struct BlockPlace {
 __device__ __forceinline__ BlockPlace placeOfBlock(const int32_t *__restrict__ occupied,
                                                   int64_t columns) {
   if (!occupied)
-    return {int64_t(blockIdx.y), int64_t(blockIdx.x), columns};
+    return {int64_t(blockIdx.y), int64_t(blockIdx.x), columns, -1};
   const int64_t index = occupied[blockIdx.x];
-  return {index / columns, index % columns, columns};
+  return {index / columns, index % columns, columns, int64_t(blockIdx.x)};
 }
 
 /// The grid of a dense-block launch: the listed blocks, or rowBlocks x

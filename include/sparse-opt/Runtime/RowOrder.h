@@ -53,6 +53,19 @@ void sopt_csr_column_windows(const int32_t *positions, const int32_t *coordinate
 int64_t sopt_csr_occupied_blocks(const int32_t *positions, const int32_t *coordinates,
                                  int64_t rows, int64_t cols, int64_t block, int32_t *blocks);
 
+/* The column windows of the `count` listed blocks (sopt_csr_occupied_blocks'
+ * list for `block`), block by block: for listed block i and its row r
+ * (0..block-1), windows[2 (i block + r)] and [... + 1] are the row's first
+ * entry in the block's columns and its first entry past them (both
+ * positions[row + 1] past the row's entries there; 0 for rows past the
+ * matrix). 2 count block elements: with the list, the SDDMM dense blocks
+ * read these instead of sopt_csr_column_windows' table, which holds every
+ * row's bounds for every block of columns (for a banded pattern of 16 k
+ * rows, 25 times as many). Rows must be sorted by column. */
+void sopt_csr_block_windows(const int32_t *positions, const int32_t *coordinates, int64_t rows,
+                            int64_t cols, int64_t block, const int32_t *blocks, int64_t count,
+                            int32_t *windows);
+
 /* Writes the row of each entry to entry_rows[0..positions[rows]-1]: the
  * SDDMM tiles of nonzeros (launchSddmm's `entryRows`) read it instead of
  * searching the positions for the rows their entries are in. */

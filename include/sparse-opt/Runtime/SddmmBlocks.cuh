@@ -395,8 +395,9 @@ __device__ __forceinline__ void issueChunkWarpgroupTf32(const Element &a, const 
 /// Where rows row0 .. row0 + Block - 1 reach the block's columns
 /// (place.column), from windows prepared once per pattern
 /// (sopt_csr_column_windows: row r reaches block column j at windows[r
-/// (colBlocks + 1) + j]), into windowBegin / windowEnd; threads 0 .. Block
-/// - 1 each read one row and return whether it has entries there.
+/// (colBlocks + 1) + j]; for a listed block, sopt_csr_block_windows), into
+/// windowBegin / windowEnd; threads 0 .. Block - 1 each read one row and
+/// return whether it has entries there.
 template <int Block>
 __device__ __forceinline__ bool readWindows(const int32_t *__restrict__ windows, int64_t rows,
                                             int64_t row0, const BlockPlace &place,
@@ -406,7 +407,7 @@ __device__ __forceinline__ bool readWindows(const int32_t *__restrict__ windows,
   const int64_t row = row0 + threadIdx.x;
   int32_t begin = 0, end = 0;
   if (row < rows) {
-    const int32_t *at = windows + row * (place.columns + 1) + place.column;
+    const int32_t *at = place.window<Block>(windows, row0, threadIdx.x);
     begin = at[0], end = at[1];
   }
   windowBegin[threadIdx.x] = begin;
@@ -856,7 +857,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
       __syncthreads(); // the shared memory of the half before is read
     multiplyAndSample<float, 64, 1, true>(
         s, lhs, rhs, k, out, epilogue, windows,
-        BlockPlace{place.row * kHalves + h, place.column, place.columns});
+        BlockPlace{place.row * kHalves + h, place.column, place.columns, place.listed});
   }
 #else
   constexpr int Block = 64, kBlockWarps = kSplitThreads<Rows> / 32;
@@ -962,8 +963,9 @@ __global__ void __launch_bounds__(256)
 
 /// Launches (A · Bᵀ) ⊙ S by dense Block x Block blocks (32 or 64; A[m, k],
 /// B[n, k] row-major). The rows of S must be sorted by column. `windows`:
-/// sopt_csr_column_windows of S for blocks of Block columns, or nullptr to
-/// search the rows. Splits > 1 divides k among a cluster of that many
+/// sopt_csr_column_windows of S for blocks of Block columns (with
+/// `occupied`, sopt_csr_block_windows of its list), or nullptr to search
+/// the rows. Splits > 1 divides k among a cluster of that many
 /// blocks per output block (sm_90 and newer; elsewhere one block does all).
 /// `workspace`: sddmmWorkspaceElements (SparseSchedule.h) floats, 16-byte
 /// aligned, or nullptr. With it, prepared windows, k a multiple of 4 and an
@@ -973,7 +975,8 @@ __global__ void __launch_bounds__(256)
 /// allows; otherwise, and for every other shape, the workspace is not
 /// touched. `occupied`, if given, lists the Block x Block blocks holding
 /// entries (sopt_csr_occupied_blocks): one thread block each, instead of
-/// one per block of the shape (OccupiedBlocks.cuh).
+/// one per block of the shape (OccupiedBlocks.cuh), and `windows` is then
+/// that list's table.
 template <typename T, int Block = 64, int Splits = 1, typename Epilogue = ScaleByPattern>
 cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
                               T *out, cudaStream_t stream, Epilogue epilogue = {},

@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
     int32_t begin = 0, end = 0;
     if (row < rows) {
       if (windows) {
-        const int32_t *at = windows + int64_t(row) * (place.columns + 1) + place.column;
+        const int32_t *at = place.window<kBlock>(windows, row0, int(threadIdx.x));
         begin = at[0], end = at[1];
       } else {
         const int32_t first = s.positions[row], last = s.positions[row + 1];
@@ -164,8 +164,9 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
 
 /// D = epilogue((A · Bᵀ) ⊙ S) in f32 32 x 32 blocks (this file's comment);
 /// `windows` as for launchSddmmBlocks (sopt_csr_column_windows for blocks
-/// of 32) or nullptr to search the rows; `occupied`, if given, the blocks
-/// of 32 x 32 holding entries (OccupiedBlocks.cuh), one thread block each.
+/// of 32, or with `occupied` sopt_csr_block_windows of its list) or nullptr
+/// to search the rows; `occupied`, if given, the blocks of 32 x 32 holding
+/// entries (OccupiedBlocks.cuh), one thread block each.
 template <typename Epilogue>
 cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const float *rhs,
                               int32_t k, float *out, cudaStream_t stream, Epilogue epilogue,

@@ -193,7 +193,8 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// `workspace`: sddmmWorkspaceElements(s, n, k, sizeof(T)) elements,
 /// required with s.transposeRhsFirst (Bᵀ), otherwise optional (the f32
 /// 64 x 64 blocks' split B, launchSddmmBlocks); `occupied`, if given, the
-/// dense blocks holding entries (sopt_csr_occupied_blocks for s.blockSize).
+/// dense blocks holding entries (sopt_csr_occupied_blocks for s.blockSize),
+/// `columnWindows` then being sopt_csr_block_windows of that list.
 template <typename T>
 cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const T *lhs,
                      const T *rhs, int64_t k, bool transposeRhs, T *out,

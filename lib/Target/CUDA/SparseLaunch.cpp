@@ -240,11 +240,15 @@ std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef 
 
 /// The blocks of `block` x `block` holding entries of an SDDMM pattern known
 /// at compile time (sopt_csr_occupied_blocks), as `statics` + the expression
-/// of the sopt::OccupiedBlocks argument that launches only them; empty when
-/// the pattern is not known or fills every block (a banded pattern, such as
-/// a sliding-window attention mask, leaves most of them empty).
+/// of the sopt::OccupiedBlocks argument that launches only them, and their
+/// rows' column windows (sopt_csr_block_windows) as `statics` + the device
+/// pointer's expression in `windows`; both empty when the pattern is not
+/// known or fills every block (a banded pattern, such as a sliding-window
+/// attention mask, leaves most of them empty).
 std::string emitOccupiedBlocks(const KnownPattern &pattern, int block, StringRef name,
-                               const CsrExpressions &csr, SparseLaunchText &text) {
+                               const CsrExpressions &csr, SparseLaunchText &text,
+                               std::string &windows) {
+  windows.clear();
   if (!pattern.known())
     return "";
   const sopt_csr &m = pattern.csr;
@@ -262,6 +266,16 @@ std::string emitOccupiedBlocks(const KnownPattern &pattern, int block, StringRef
                     count, all, block, pattern.path, (m.cols + block - 1) / block)
           .str(),
       "occupied blocks were", blocks, m.nnz, csr, text);
+  std::vector<int32_t> listedWindows(2 * count * block);
+  sopt_csr_block_windows(m.positions, m.coordinates, m.rows, m.cols, block, blocks.data(), count,
+                         listedWindows.data());
+  windows = emitPatternTable(
+      (name + "_windows").str(),
+      llvm::formatv("// Where the rows of each of those blocks reach its columns\n// "
+                    "(sopt_csr_block_windows: first entry and end, {0} rows a block).",
+                    block)
+          .str(),
+      "windows were", listedWindows, m.nnz, csr, text);
   return llvm::formatv("sopt::OccupiedBlocks{{{0}, {1}}", table, count).str();
 }
 
@@ -597,11 +611,15 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     s.transposeRhsFirst = false;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
-    std::string windows = emitColumnWindows(known, s.blockSize,
-                                            tablePrefix.str() + "_column_windows", pattern, text);
+    // The occupied blocks with their own windows where some blocks are
+    // empty, else every row's windows for every block.
+    std::string windows;
+    std::string occupied = emitOccupiedBlocks(
+        known, s.blockSize, tablePrefix.str() + "_occupied_blocks", pattern, text, windows);
+    if (occupied.empty())
+      windows = emitColumnWindows(known, s.blockSize, tablePrefix.str() + "_column_windows",
+                                  pattern, text);
     const bool prepared = windows != "nullptr";
-    std::string occupied = emitOccupiedBlocks(known, s.blockSize,
-                                              tablePrefix.str() + "_occupied_blocks", pattern, text);
     text.body += llvm::formatv(
         "    // sopt.sddmm (A · Bᵀ) ⊙ S{3}, S {0}x{1}, k = {2}: dense {4}x{4} blocks on tensor "
         "cores{6}, sampled at S's entries ({5})\n",

@@ -73,8 +73,9 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
     // a workspace (f32 64 x 64 blocks: B split once, the TMA-fed kernel on
     // sm_90), the windows with one (poisoned), which must give the same
     // bits as without; then the dense blocks launched over the occupied
-    // blocks only (sopt_csr_occupied_blocks), with the workspace where it
-    // applies, again the same bits. A schedule that transposes B first
+    // blocks only (sopt_csr_occupied_blocks) with those blocks' windows
+    // (sopt_csr_block_windows), with the workspace where it applies, again
+    // the same bits. A schedule that transposes B first
     // always gets its whole workspace (poisoned; Bᵀ at its start).
     const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
     const bool gathers = !transposeRhs && !schedule.transposeRhsFirst;
@@ -92,7 +93,9 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
       workspace.poison();
       CHECK_CUDA(::sopt::runSddmm<T>(
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
-          prepared && blocks ? s.columnWindows(schedule.blockSize) : nullptr,
+          !prepared || !blocks ? nullptr
+          : listed             ? s.blockWindows(schedule.blockSize)
+                               : s.columnWindows(schedule.blockSize),
           prepared && !blocks ? s.entryRows.device : nullptr,
           planes || required > 0 ? workspace.device : nullptr,
           listed ? s.occupiedBlocks(schedule.blockSize) : ::sopt::OccupiedBlocks{}));

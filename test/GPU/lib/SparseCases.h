@@ -127,7 +127,7 @@ inline Pattern readPattern(const std::string &path) {
 template <typename T> struct DeviceCsr {
   const Pattern &pattern;
   Tensor<int32_t> positions, coordinates, order, windows32, windows64, entryRows;
-  Tensor<int32_t> occupied32, occupied64;
+  Tensor<int32_t> occupied32, occupied64, blockWindows32, blockWindows64;
   Tensor<T> values;
 
   explicit DeviceCsr(const Pattern &p)
@@ -136,7 +136,8 @@ template <typename T> struct DeviceCsr {
         windows32(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 32))),
         windows64(size_t(sopt_csr_column_windows_size(p.rows, p.cols, 64))),
         entryRows(p.coordinates.size()), occupied32(occupiedCount(p, 32)),
-        occupied64(occupiedCount(p, 64)), values(p.coordinates.size()) {
+        occupied64(occupiedCount(p, 64)), blockWindows32(occupied32.size * 2 * 32),
+        blockWindows64(occupied64.size * 2 * 64), values(p.coordinates.size()) {
     upload(positions, p.positions);
     upload(coordinates, p.coordinates);
     std::vector<int32_t> rows(p.rows);
@@ -151,6 +152,10 @@ template <typename T> struct DeviceCsr {
       sopt_csr_occupied_blocks(p.positions.data(), p.coordinates.data(), p.rows, p.cols, block,
                                occupied.data());
       upload(block == 32 ? occupied32 : occupied64, occupied);
+      std::vector<int32_t> listed(occupied.size() * 2 * size_t(block));
+      sopt_csr_block_windows(p.positions.data(), p.coordinates.data(), p.rows, p.cols, block,
+                             occupied.data(), int64_t(occupied.size()), listed.data());
+      upload(block == 32 ? blockWindows32 : blockWindows64, listed);
     }
     std::vector<int32_t> entries(p.coordinates.size());
     sopt_csr_entry_rows(p.positions.data(), p.rows, entries.data());
@@ -159,6 +164,10 @@ template <typename T> struct DeviceCsr {
   }
   const int32_t *columnWindows(int block) const {
     return (block == 32 ? windows32 : windows64).device;
+  }
+  /// The listed blocks' windows (sopt_csr_block_windows).
+  const int32_t *blockWindows(int block) const {
+    return (block == 32 ? blockWindows32 : blockWindows64).device;
   }
   /// The blocks holding entries, listed whether or not every block does.
   ::sopt::OccupiedBlocks occupiedBlocks(int block) const {

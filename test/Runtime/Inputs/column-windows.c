@@ -1,7 +1,7 @@
-/* sopt_csr_column_windows, sopt_csr_occupied_blocks and sopt_csr_entry_rows
-   from C (column-windows.test): prints each row's windows and the occupied
-   blocks for the block sizes given after the file, then every entry's
-   row. */
+/* sopt_csr_column_windows, sopt_csr_occupied_blocks, sopt_csr_block_windows
+   and sopt_csr_entry_rows from C (column-windows.test): prints each row's
+   windows, the occupied blocks and their windows (four rows at most) for
+   the block sizes given after the file, then every entry's row. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 #include "read_pattern.h"
@@ -38,6 +38,17 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < listed; ++i)
       printf(" %d", blocks[i]);
     printf("\n");
+    /* Their windows, a block at a time: every row's first entry and end. */
+    int32_t *bounds = malloc(sizeof(int32_t) * (size_t)(2 * block * (listed > 0 ? listed : 1)));
+    sopt_csr_block_windows(m.positions, m.coordinates, m.rows, m.cols, block, blocks, listed,
+                           bounds);
+    for (int64_t i = 0; i < listed; ++i) {
+      printf("block %d:", blocks[i]);
+      for (int64_t r = 0; r < block && r < 4; ++r)
+        printf(" %d-%d", bounds[2 * (i * block + r)], bounds[2 * (i * block + r) + 1]);
+      printf("\n");
+    }
+    free(bounds);
     free(blocks);
   }
   int32_t *rows = malloc(sizeof(int32_t) * (size_t)(m.nnz > 0 ? m.nnz : 1));
