@@ -422,8 +422,10 @@ SparsityStats sopt::sparsityStats(const int32_t *positions, const int32_t *coord
                                   int64_t rows, int64_t cols) {
   SparsityStats stats = sparsityStats(positions, rows, cols);
   // (-1, "not known", where a block index would pass int32.)
-  stats.occupiedBlocks32 = sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 32, nullptr);
-  stats.occupiedBlocks64 = sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 64, nullptr);
+  stats.occupiedBlocks32 =
+      sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 32, nullptr);
+  stats.occupiedBlocks64 =
+      sopt_csr_occupied_blocks(positions, coordinates, rows, cols, 64, nullptr);
   return stats;
 }
 
