@@ -1109,8 +1109,8 @@ struct DeviceMatrix {
   /// sopt_csr_column_windows for the SDDMM dense blocks of 32 and 64, the
   /// blocks of each size holding entries (sopt_csr_occupied_blocks) and
   /// their windows (sopt_csr_block_windows).
+  /// (Their number is in `stats`.)
   DeviceBuffer windows32, windows64, occupied32, occupied64, blockWindows32, blockWindows64;
-  int64_t occupiedCount32 = 0, occupiedCount64 = 0;
   /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
   DeviceBuffer entryRows;
   sopt::SparsityStats stats;
@@ -1159,11 +1159,10 @@ struct DeviceMatrix {
   /// shape are empty (and every block index fits int32).
   sopt::OccupiedBlocks occupiedBlocks(int blockSize) const {
     const int64_t all = (rows + blockSize - 1) / blockSize * ((cols + blockSize - 1) / blockSize);
-    const int64_t count = blockSize == 32 ? occupiedCount32 : occupiedCount64;
+    const int64_t count = blockSize == 32 ? stats.occupiedBlocks32 : stats.occupiedBlocks64;
     if (count < 0 || count >= all)
       return {};
-    return blockSize == 32 ? sopt::OccupiedBlocks{occupied32.as<int32_t>(), occupiedCount32}
-                           : sopt::OccupiedBlocks{occupied64.as<int32_t>(), occupiedCount64};
+    return {(blockSize == 32 ? occupied32 : occupied64).as<int32_t>(), count};
   }
 };
 
@@ -2580,14 +2579,13 @@ int main(int argc, char **argv) {
           sopt_csr_column_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
                                   windows.data());
           uploadTable(block == 32 ? m.windows32 : m.windows64, windows);
-          // And the blocks holding entries, which the dense blocks launch.
-          const int64_t count = sopt_csr_occupied_blocks(csr.positions, csr.coordinates,
-                                                         csr.rows, csr.cols, block, nullptr);
+          // And the blocks holding entries, which the dense blocks launch
+          // (counted in m.stats).
+          const int64_t count = block == 32 ? m.stats.occupiedBlocks32 : m.stats.occupiedBlocks64;
           std::vector<int32_t> list(size_t(std::max<int64_t>(count, 0)));
           sopt_csr_occupied_blocks(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
                                    list.data());
           uploadTable(block == 32 ? m.occupied32 : m.occupied64, list);
-          (block == 32 ? m.occupiedCount32 : m.occupiedCount64) = count;
           std::vector<int32_t> listedWindows(list.size() * 2 * size_t(block));
           sopt_csr_block_windows(csr.positions, csr.coordinates, csr.rows, csr.cols, block,
                                  list.data(), int64_t(list.size()), listedWindows.data());

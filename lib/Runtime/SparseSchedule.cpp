@@ -260,16 +260,6 @@ int64_t occupiedBlocksOf(const SparsityStats &stats, int64_t side) {
   return known >= 0 ? known : sddmmBlocksOf(stats, side);
 }
 
-/// The density of the 64 x 64 blocks that hold entries, what the dense
-/// blocks' work per output depends on: the pattern's density where every
-/// block holds some (every DLMC pattern), higher on a banded one.
-double blockDensityOf(const SparsityStats &stats) {
-  const int64_t all = sddmmBlocksOf(stats, 64), occupied = occupiedBlocksOf(stats, 64);
-  if (occupied <= 0 || occupied >= all)
-    return densityOf(stats);
-  return densityOf(stats) * double(all) / double(occupied);
-}
-
 /// 16-bit 64 x 64 blocks (wgmma) from this many on when k is at least
 /// kWgmmaShortestK16: on the H100 the 512 x 512 DLMC patterns (64 such
 /// blocks) ran 1.25-1.30x faster in them than in 32 x 32 blocks at k =
@@ -347,7 +337,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
   // (Counted over the blocks holding entries, the only ones launched.)
-  const double density = blockDensityOf(stats);
+  const double density = sddmmBlockDensity(stats);
   const double work = double(stats.nnz) * double(k);
   if (leavesBlocksEmpty(stats) &&
       density < (k < kWgmmaLongK16    ? kPartialBlocksDensityShortK
@@ -405,6 +395,13 @@ bool rowsSkewed(const SparsityStats &stats) {
 }
 
 } // namespace
+
+double sopt::sddmmBlockDensity(const SparsityStats &stats) {
+  const int64_t all = sddmmBlocksOf(stats, 64), occupied = occupiedBlocksOf(stats, 64);
+  if (occupied <= 0 || occupied >= all)
+    return densityOf(stats);
+  return densityOf(stats) * double(all) / double(occupied);
+}
 
 SparsityStats sopt::sparsityStats(const int32_t *positions, int64_t rows, int64_t cols) {
   const sopt_row_stats rowStats = sopt_csr_row_stats(positions, rows);

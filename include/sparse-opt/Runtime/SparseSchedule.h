@@ -169,6 +169,12 @@ SparsityStats sparsityStats(const int32_t *positions, int64_t rows, int64_t cols
 SparsityStats sparsityStats(const int32_t *positions, const int32_t *coordinates, int64_t rows,
                             int64_t cols);
 
+/// The density the SDDMM dense-block rules weigh: over the 64 x 64 blocks
+/// that hold entries where a quarter or more of them are empty (a banded
+/// pattern, whose blocks launch only where they hold entries), else the
+/// pattern's own.
+double sddmmBlockDensity(const SparsityStats &stats);
+
 /// The limits every schedule keeps (the kernels' template instances).
 constexpr int kMaxColumnsPerThread = 16;
 /// Blocks of at most 256 threads leave each thread up to 255 registers
