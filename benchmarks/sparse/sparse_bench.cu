@@ -976,7 +976,7 @@ std::string toJson(const SddmmSchedule &s) {
 /// vector those allow, blocks of 64, 128 or 256 threads,
 /// rows split 1..8 ways, both tile orders; rows in the heuristic's order
 /// (the earlier sweeps never preferred rows in order where they differ);
-/// for f32 the dense tensor-core blocks of 32 or 64 rows and columns; and
+/// the dense tensor-core blocks of 32 or 64 rows and columns; and
 /// staged slices of B 16 to 128 columns wide (in chunks of k where needed), in vectors of
 /// 1, 2 or 4 (4 to 32 lanes a row), blocks of 256 or 1024 threads.
 std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) {

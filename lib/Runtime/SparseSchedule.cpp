@@ -99,14 +99,24 @@ constexpr double kPartialBlocksDensityShortK = 0.1, kPartialBlocksDensity32LongK
 constexpr int64_t kWgmmaShortestK16 = 256, kWgmmaLongK16 = 1024;
 constexpr int64_t kWgmmaMostBlocks16 = 1024;
 
-/// When SpMM uses dense blocks (f32, SpmmBlocks.cuh), fitted on an H100
+/// When SpMM uses dense blocks (SpmmBlocks.cuh). f32, fitted on an H100
 /// sweep of every DLMC matrix (benchmarks/sparse --explore-all, N = 256 and
 /// 1024, 2026-11-24): from a density of 25 %, or 15 % when the longest row
 /// is twice the mean (the row tiles then wait on that row), the tensor
 /// cores' three TF32 products per product over whole blocks cost less than
 /// one FMA per stored entry and output column; at 20 % the row tiles still
-/// won on evenly filled rows. Not below 2^24 products of the dense shape,
-/// where the blocks' fixed cost (a pipeline of 64-column chunks) dominates.
+/// won on evenly filled rows. 16-bit (one m16n8k16 product per product),
+/// from the same 25 %: on the H100 explore of 2026-11-26 (DLMC at 50, 70
+/// and 80 %, N = 256 and 1024) the blocks ran 1.38-2.72x faster than the
+/// best other schedule at 50 %, 1.03-1.99x at 70 %, 0.80-1.54x at 80 %
+/// (random pruning mostly below 1, skewed rows or not). Not below 2^24
+/// products of the dense shape (of its occupied blocks where
+/// leavesBlocksEmpty), where the blocks' fixed cost (a pipeline of
+/// 64-column chunks) dominates. Banded patterns weigh the density of their
+/// occupied blocks (blockDensity): the blocks walk only their rows' window
+/// of k; on the same explore sliding-window masks of 67-89 % block density
+/// ran 1.4-3.2x faster in blocks (f32 and f16), the FEM-like bands of 4-21 %
+/// 0.32-1.18x.
 constexpr double kSpmmDenseBlocksDensity = 0.25, kSpmmDenseBlocksSkewedDensity = 0.15;
 constexpr double kSkewedRow = 2.0; // longest row over the mean
 constexpr double kSpmmDenseBlocksWork = double(1 << 24);
@@ -114,7 +124,11 @@ constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 /// Blocks of 64 x 64 while they give at least this many blocks (3/4 of an
 /// H100's SMs, one block each); blocks of 32 x 32 (four times as many, two
 /// per SM) otherwise: in the sweep 64 x 64 won from 128 blocks on, 32 x 32
-/// at 32.
+/// at 32 (in 16-bit too, 2026-11-26, but for 2048 x 512 at n = 1024: 32 x
+/// 64 1.03x faster). Banded patterns take 32 x 64 (their 32-row windows of
+/// k are narrower): the best shape in 17 of the explore's 24 band cases,
+/// within 4 % of the best in the rest, 1.05-1.12x over 64 x 64 on the 16
+/// k-token mask.
 constexpr int64_t kSpmmLargeBlocks = 96;
 /// SpMMs whose row tiles would read B from L2 once per stored entry take
 /// staged slices of B where k is short enough for a 128 KiB slice (k <= 512:
@@ -337,7 +351,7 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
   if (!stats.known() || stats.rows <= 0 || stats.cols <= 0)
     return false;
   // (Counted over the blocks holding entries, the only ones launched.)
-  const double density = sddmmBlockDensity(stats);
+  const double density = blockDensity(stats);
   const double work = double(stats.nnz) * double(k);
   if (leavesBlocksEmpty(stats) &&
       density < (k < kWgmmaLongK16    ? kPartialBlocksDensityShortK
@@ -396,7 +410,7 @@ bool rowsSkewed(const SparsityStats &stats) {
 
 } // namespace
 
-double sopt::sddmmBlockDensity(const SparsityStats &stats) {
+double sopt::blockDensity(const SparsityStats &stats) {
   const int64_t all = sddmmBlocksOf(stats, 64), occupied = occupiedBlocksOf(stats, 64);
   if (occupied <= 0 || occupied >= all)
     return densityOf(stats);
@@ -427,13 +441,19 @@ SparsityStats sopt::sparsityStats(const int32_t *positions, const int32_t *coord
 }
 
 bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int elementBytes) {
-  if (elementBytes != 4 || stats.nnz <= 0 || stats.rows <= 0 || stats.cols <= 0 ||
-      double(stats.rows) * double(stats.cols) * double(n) < kSpmmDenseBlocksWork)
+  if ((elementBytes != 4 && elementBytes != 2) || stats.nnz <= 0 || stats.rows <= 0 ||
+      stats.cols <= 0)
     return false;
-  const double density = densityOf(stats);
+  // A banded pattern's blocks walk only their window of k: the work and
+  // density over the blocks holding entries.
+  const double occupied =
+      double(occupiedBlocksOf(stats, 64)) / double(sddmmBlocksOf(stats, 64));
+  if (double(stats.rows) * double(stats.cols) * double(n) * occupied < kSpmmDenseBlocksWork)
+    return false;
+  const double density = blockDensity(stats);
   if (density >= kSpmmDenseBlocksDensity)
     return true;
-  return density >= kSpmmDenseBlocksSkewedDensity && rowsSkewed(stats);
+  return elementBytes == 4 && density >= kSpmmDenseBlocksSkewedDensity && rowsSkewed(stats);
 }
 
 bool sopt::prefersSpmmStagedSlices(const SparsityStats &stats, int64_t n, int elementBytes) {
@@ -514,10 +534,13 @@ int rowSegmentFor(const SparsityStats &stats) {
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
   const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes);
-  if (prefersSpmmStagedSlices(stats, n, elementBytes) && (!blocks || n >= kStagedSliceWideN))
+  if (prefersSpmmStagedSlices(stats, n, elementBytes) &&
+      (!blocks || (n >= kStagedSliceWideN && elementBytes == 4)))
     return spmmStagedSlices(stats, n, elementBytes);
   if (!blocks)
     return chooseSpmmRowTiles(stats, n, elementBytes);
+  if (leavesBlocksEmpty(stats))
+    return spmmDenseBlocks(32, n > 32 ? 64 : 32);
   const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
   const int side = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
   return spmmDenseBlocks(side, side);
@@ -783,8 +806,8 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
     return "";
   }
   if (s.tiling == SpmmTiling::DenseBlocks) {
-    if (elementBytes != 4)
-      return "tiling = dense_blocks needs f32 elements";
+    if (elementBytes != 4 && elementBytes != 2)
+      return "tiling = dense_blocks needs f32, f16 or bf16 elements";
     if (s.blockRows != 32 && s.blockRows != 64)
       return "block_rows must be 32 or 64 with tiling = dense_blocks";
     if (s.tileColumns != 32 && s.tileColumns != 64)

@@ -11,8 +11,8 @@
 // give an SpMM `A · B` (A the file, B of --size columns) and an SDDMM
 // `(A · Bᵀ) ⊙ S` (S the file, an inner dimension of --size) in --type, as
 // the attributes to paste into the IR, and how many 64 x 64 blocks hold
-// entries and the density the SDDMM dense-block rules weigh
-// (sopt::sddmmBlockDensity):
+// entries and the density the dense-block rules weigh
+// (sopt::blockDensity):
 //
 //   spmm n=256 f32: #sopt.spmm_schedule<tile_columns = 128, ...>
 //   sddmm k=256 f32: #sopt.sddmm_schedule<tiling = nonzeros, ...>
@@ -76,12 +76,12 @@ void printSchedules(const sopt_csr &m, const ScheduleQuery &query) {
   std::printf("  sddmm k=%" PRId64 " %s: #sopt.sddmm_schedule<%s>%s%s\n", query.size,
               query.type, sopt::formatSchedule(sddmm).c_str(), invalid.empty() ? "" : " -- ",
               invalid.c_str());
-  // What the SDDMM dense-block rules weigh: a banded pattern fills few
-  // blocks, densely.
+  // What the dense-block rules weigh: a banded pattern fills few blocks,
+  // densely.
   const int64_t blocks = (m.rows + 63) / 64 * ((m.cols + 63) / 64);
   if (stats.occupiedBlocks64 > 0)
     std::printf("  blocks 64x64: %" PRId64 " of %" PRId64 " hold entries, %.1f %% dense\n",
-                stats.occupiedBlocks64, blocks, 100.0 * sopt::sddmmBlockDensity(stats));
+                stats.occupiedBlocks64, blocks, 100.0 * sopt::blockDensity(stats));
 }
 
 void printStatistics(const char *path, const sopt_csr &m) {

@@ -162,7 +162,7 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
     return detail::spmmWithSlice<T, TransposeC>(
         s, a, b, n, c, s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr, stream);
   if (s.tiling == SpmmTiling::DenseBlocks) {
-    if constexpr (std::is_same_v<T, float>) {
+    if constexpr (sizeof(T) == 4 || sizeof(T) == 2) {
       if (s.blockRows == 32 && s.tileColumns == 32)
         return launchSpmmBlocks<T, 32, 32, TransposeC>(a, b, n, c, stream);
       if (s.blockRows == 32)

@@ -169,11 +169,12 @@ SparsityStats sparsityStats(const int32_t *positions, int64_t rows, int64_t cols
 SparsityStats sparsityStats(const int32_t *positions, const int32_t *coordinates, int64_t rows,
                             int64_t cols);
 
-/// The density the SDDMM dense-block rules weigh: over the 64 x 64 blocks
-/// that hold entries where a quarter or more of them are empty (a banded
-/// pattern, whose blocks launch only where they hold entries), else the
+/// The density the dense-block rules (SDDMM and SpMM) weigh: over the
+/// 64 x 64 blocks that hold entries where a quarter or more of them are
+/// empty (a banded pattern: the SDDMM blocks launch only where they hold
+/// entries, the SpMM blocks walk only their rows' window of k), else the
 /// pattern's own.
-double sddmmBlockDensity(const SparsityStats &stats);
+double blockDensity(const SparsityStats &stats);
 
 /// The limits every schedule keeps (the kernels' template instances).
 constexpr int kMaxColumnsPerThread = 16;

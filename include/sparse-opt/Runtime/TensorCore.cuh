@@ -149,6 +149,16 @@ __device__ __forceinline__ void loadMatrices(uint32_t (&m)[4], const void *row) 
                : "r"(address));
 }
 
+/// The same, each matrix transposed (ldmatrix .trans): lane (g, t) gets
+/// elements (2t, g) and (2t + 1, g) of each, the m16n8k16 B fragment of a
+/// row-major k x n tile.
+__device__ __forceinline__ void loadMatricesTransposed(uint32_t (&m)[4], const void *row) {
+  const unsigned address = unsigned(__cvta_generic_to_shared(row));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(m[0]), "=r"(m[1]), "=r"(m[2]), "=r"(m[3])
+               : "r"(address));
+}
+
 /// Writes a warp's accumulators (16 x 8 tiles: tile [mi][ni] at rows
 /// row0 + 16 mi, columns col0 + 8 ni) into the row-major `out`, `stride`
 /// floats per row. Lane (g, t) holds rows g and g + 8, columns 2t and 2t + 1.

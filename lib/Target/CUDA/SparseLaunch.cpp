@@ -389,21 +389,26 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   const char *transposeArg = storeTransposed ? ", /*TransposeC=*/true" : "";
   std::string launch;
   switch (s.tiling) {
-  case ::sopt::SpmmTiling::DenseBlocks:
+  case ::sopt::SpmmTiling::DenseBlocks: {
+    // f32 keeps its accuracy in three TF32 products; 16-bit needs one.
+    const char *products = element == "float" ? "3 TF32 products per product"
+                                              : "f32 accumulation";
     comment += transposed
-                   ? llvm::formatv("dense {0}x{1} blocks of Y on tensor cores (3 TF32 products "
-                                   "per product), stored transposed",
-                                   s.tileColumns, s.blockRows)
+                   ? llvm::formatv("dense {0}x{1} blocks of Y on tensor cores ({2}), stored "
+                                   "transposed",
+                                   s.tileColumns, s.blockRows, products)
                          .str()
-                   : llvm::formatv("dense {0}x{1} blocks of C on tensor cores (3 TF32 products "
-                                   "per product), A densified a chunk of 64 columns at a time",
-                                   s.blockRows, s.tileColumns)
+                   : llvm::formatv("dense {0}x{1} blocks of C on tensor cores ({2}), A "
+                                   "densified a chunk of 64 columns at a time over its rows' "
+                                   "window of k",
+                                   s.blockRows, s.tileColumns, products)
                          .str();
     launch = llvm::formatv("sopt::launchSpmmBlocks<{0}, {1}, {2}{3}>({4}, {5}, {6}, {7}, "
                            "stream{8})",
                            element, s.blockRows, s.tileColumns, transposeArg, matrix, b, n, out,
                            epilogueArgs);
     break;
+  }
   case ::sopt::SpmmTiling::StagedSlices:
     comment += llvm::formatv("each block stages a {0}x{1} slice of {2} in shared memory, rows "
                              "{3} threads each, {4} per block, {5}{6}",

@@ -444,12 +444,12 @@ func.func @spmm_schedule_split_block(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16x
 
 // -----
 
-// Dense tensor-core blocks are f32 only.
+// Dense tensor-core blocks are f32, f16 or bf16.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
-func.func @spmm_schedule_blocks_f16(%a: tensor<8x8xf16, #CSR>, %b: tensor<8x16xf16>) -> tensor<8x16xf16> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiling = dense_blocks needs f32 elements}}
-  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf16, #CSR>, tensor<8x16xf16> -> tensor<8x16xf16>
-  return %0 : tensor<8x16xf16>
+func.func @spmm_schedule_blocks_f64(%a: tensor<8x8xf64, #CSR>, %b: tensor<8x16xf64>) -> tensor<8x16xf64> {
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tiling = dense_blocks needs f32, f16 or bf16 elements}}
+  %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf64, #CSR>, tensor<8x16xf64> -> tensor<8x16xf64>
+  return %0 : tensor<8x16xf64>
 }
 
 // -----

@@ -7,7 +7,8 @@
 // banded pattern only the blocks holding entries)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
 // tensor-core blocks, from staged slices of B or with long rows cut into
-// segments, with a fused epilogue.
+// segments, with a fused epilogue (dense blocks in f32, bf16 and f16, and
+// over a band).
 // Also: a pattern other than the compiled one is refused.
 //
 // REQUIRES: cuda-gpu
@@ -175,11 +176,12 @@ void sparseAttention(Report &report) {
 }
 
 /// relu(W · X + b) through a generated function `fn` of (W's CSR arrays,
-/// nnz, X, b, Y), X of 50 columns, against float64.
-template <typename Fn>
-void checkBiasRelu(Report &report, const std::string &name, Fn fn, Sparse<float> &w) {
-  const int64_t m = w.pattern.rows, k = w.pattern.cols, n = 50;
-  Tensor<float> x(k * n), b(m), y(m * n);
+/// nnz, X, b, Y), X of `n` columns, against float64.
+template <typename T, typename Fn>
+void checkBiasRelu(Report &report, const std::string &name, Fn fn, Sparse<T> &w,
+                   int64_t n = 50) {
+  const int64_t m = w.pattern.rows, k = w.pattern.cols;
+  Tensor<T> x(k * n), b(m), y(m * n);
   x.randomize(), b.randomize(-0.5, 0.5);
   y.poison();
   launch(fn, w.csr.positions.device, w.csr.coordinates.device, w.csr.values.device, w.nnz(),
@@ -189,18 +191,34 @@ void checkBiasRelu(Report &report, const std::string &name, Fn fn, Sparse<float>
   for (int64_t r = 0; r < m; ++r)
     for (int64_t j = 0; j < n; ++j)
       ref[r * n + j] = std::max(ref[r * n + j] + b.values[r], 0.0);
-  report.check(name, relativeError(y.values, ref), tolerance<float>());
+  report.check(name, relativeError(y.values, ref), tolerance<T>());
 }
 
-/// Dense tensor-core blocks (32 x 64, f32) with a bias + ReLU epilogue, an
-/// odd width (B's rows copied 4 bytes at a time), a row block without
-/// entries and a dense row.
-void prunedLinearBlocks(Report &report) {
-  Sparse<float> w(randomPattern("w", 300, 257, [](int64_t r) {
+/// The pattern of the dense-block cases: a row block without entries and
+/// a dense row.
+Pattern blocksPattern() {
+  return randomPattern("w", 300, 257, [](int64_t r) {
     return r / 32 == 2 ? 0.0 : r == 100 ? 1.0 : 0.4;
-  }));
+  });
+}
+
+/// Dense tensor-core blocks with a bias + ReLU epilogue: f32 32 x 64 at an
+/// odd width (B's rows copied 4 bytes at a time), bf16 32 x 64 there too
+/// (element by element), f16 64 x 64 at n = 64 (16 bytes at a time); and
+/// f16 32 x 64 blocks over a band (each row block's window of k only).
+void prunedLinearBlocks(Report &report) {
+  Sparse<float> w(blocksPattern());
   checkBiasRelu(report, "pruned_linear_blocks relu(W*X+b) 300x257 n=50 f32 dense_blocks",
                 pruned_linear_blocks, w);
+  Sparse<__nv_bfloat16> wb(blocksPattern());
+  checkBiasRelu(report, "pruned_linear_blocks_bf16 relu(W*X+b) 300x257 n=50 bf16 dense_blocks",
+                pruned_linear_blocks_bf16, wb);
+  Sparse<__half> wh(blocksPattern());
+  checkBiasRelu(report, "pruned_linear_blocks_f16 relu(W*X+b) 300x257 n=64 f16 dense_blocks",
+                pruned_linear_blocks_f16, wh, 64);
+  Sparse<__half> band(bandPattern());
+  checkBiasRelu(report, "band_linear_blocks_f16 relu(W*X+b) 1000x1003 n=64 f16 dense_blocks",
+                band_linear_blocks_f16, band, 64);
 }
 
 /// Staged slices of B (64 columns, vectors of 2) with the compile-time

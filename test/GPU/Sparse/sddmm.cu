@@ -210,24 +210,6 @@ Pattern tallBlocks() {
   });
 }
 
-/// A band (|i - j| <= 50, each entry kept with probability 0.6) with rows
-/// 400-479 empty, neither side a multiple of 32: most dense blocks hold no
-/// entry, the rest are dense, as in a sliding-window attention mask.
-Pattern band() {
-  Pattern p;
-  p.name = "band 1000x1003", p.rows = 1000, p.cols = 1003;
-  std::uniform_real_distribution<double> u(0, 1);
-  for (int64_t r = 0; r < p.rows; ++r) {
-    if (r < 400 || r >= 480)
-      for (int64_t c = std::max<int64_t>(0, r - 50); c <= std::min<int64_t>(p.cols - 1, r + 50);
-           ++c)
-        if (u(rng()) < 0.6)
-          p.coordinates.push_back(int32_t(c));
-    p.positions.push_back(int32_t(p.coordinates.size()));
-  }
-  return p;
-}
-
 /// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
 /// whose row differs (the output poisoned first).
 template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
@@ -279,7 +261,7 @@ int main(int argc, char **argv) {
   if (!dlmc) {
     cases.push_back(repeatedColumns());
     cases.push_back(tallBlocks());
-    cases.push_back(band());
+    cases.push_back(bandPattern());
   }
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);

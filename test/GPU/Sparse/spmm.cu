@@ -2,7 +2,8 @@
 // against a float64 reference: f32, f16 and bf16 storage; the awkward
 // patterns under the compiler's schedule and under hand-picked ones that
 // reach every tile group size, vector width, row order, row split, tile
-// order and long rows cut into segments, every dense block shape (f32) and
+// order and long rows cut into segments, every dense block shape (each
+// type; over a banded pattern's windows of k too) and
 // every staged slice width and vector width (on sm_90 the slices whose
 // width divides n = 64 arrive by tensor copies, k = 257 and 999 in padded
 // tiles; the others by cp.async); odd widths n; in f32 also a pattern
@@ -135,8 +136,8 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
     }
   if (!handPicked)
     return out;
-  // Dense tensor-core blocks (f32) of every shape, at every n (odd n takes
-  // B's rows 4 bytes at a time).
+  // Dense tensor-core blocks of every shape, at every n (odd n takes B's
+  // rows 4 bytes at a time in f32, element by element in 16-bit).
   for (int rows : {32, 64})
     for (int columns : {32, 64}) {
       const ::sopt::SpmmSchedule blocks = ::sopt::spmmDenseBlocks(rows, columns);
@@ -237,6 +238,8 @@ int main(int argc, char **argv) {
   if (!testPatterns(argc, argv, cases))
     return 1;
   const bool dlmc = argc > 1;
+  if (!dlmc) // the dense blocks walk only the band's window of k
+    cases.push_back(bandPattern());
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
   if (!dlmc)

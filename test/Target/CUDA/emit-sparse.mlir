@@ -201,6 +201,16 @@ func.func @linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50xf32>, 
   return %r : tensor<300x50xf32>
 }
 
+// The same blocks in 16-bit: one product per product, f32 accumulation.
+// CHECK: extern "C" cudaError_t linear_blocks_f16(
+// CHECK: // sopt.spmm 300x257 (CSR) x 257x64: dense 64x64 blocks of C on tensor cores (f32 accumulation), A densified a chunk of 64 columns at a time over its rows' window of k
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmBlocks<__half, 64, 64>(sopt::CsrMatrix<__half>{300, 257, arg0_nnz, arg0_positions, arg0_coordinates, arg0_values}, arg1, 64, result0, stream)));
+func.func @linear_blocks_f16(%w: tensor<300x257xf16, #CSR>, %x: tensor<257x64xf16>) -> tensor<300x64xf16> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>}
+      : tensor<300x257xf16, #CSR>, tensor<257x64xf16> -> tensor<300x64xf16>
+  return %y : tensor<300x64xf16>
+}
+
 // SpMM from staged slices of B (set by hand): 1024 threads per block, the
 // epilogue functor as for row tiles.
 // CHECK: extern "C" cudaError_t linear_slices(

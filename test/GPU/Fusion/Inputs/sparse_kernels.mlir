@@ -4,7 +4,8 @@
 // pattern (bf16, odd width, ReLU + scale epilogue), SDDMM in both forms
 // (B[k, n] transposed first, also into the f32 blocks' TMA-fed planes),
 // SDDMM feeding SpMM (sparse attention), SpMM by dense tensor-core blocks
-// (bias + ReLU epilogue, odd width), SpMM from staged slices of B (the
+// (bias + ReLU epilogue; f32 and bf16 at an odd width, f16 at n = 64, f16
+// over a band's windows of k), SpMM from staged slices of B (the
 // compile-time pattern's row order, bias + ReLU epilogue, odd width), and
 // row tiles with the pattern's long rows cut into segments (bias + ReLU
 // epilogue applied by the second kernel to those rows).
@@ -132,6 +133,33 @@ func.func @pruned_linear_blocks(%w: tensor<300x257xf32, #CSR>, %x: tensor<257x50
   %z = sopt.add %y, %bb : tensor<300x50xf32>
   %r = sopt.relu %z : tensor<300x50xf32>
   return %r : tensor<300x50xf32>
+}
+
+func.func @pruned_linear_blocks_bf16(%w: tensor<300x257xbf16, #CSR>, %x: tensor<257x50xbf16>, %b: tensor<300xbf16>) -> tensor<300x50xbf16> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+      : tensor<300x257xbf16, #CSR>, tensor<257x50xbf16> -> tensor<300x50xbf16>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xbf16> -> tensor<300x50xbf16>
+  %z = sopt.add %y, %bb : tensor<300x50xbf16>
+  %r = sopt.relu %z : tensor<300x50xbf16>
+  return %r : tensor<300x50xbf16>
+}
+
+func.func @pruned_linear_blocks_f16(%w: tensor<300x257xf16, #CSR>, %x: tensor<257x64xf16>, %b: tensor<300xf16>) -> tensor<300x64xf16> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>}
+      : tensor<300x257xf16, #CSR>, tensor<257x64xf16> -> tensor<300x64xf16>
+  %bb = sopt.broadcast %b dims = [0] : tensor<300xf16> -> tensor<300x64xf16>
+  %z = sopt.add %y, %bb : tensor<300x64xf16>
+  %r = sopt.relu %z : tensor<300x64xf16>
+  return %r : tensor<300x64xf16>
+}
+
+func.func @band_linear_blocks_f16(%w: tensor<1000x1003xf16, #CSR>, %x: tensor<1003x64xf16>, %b: tensor<1000xf16>) -> tensor<1000x64xf16> {
+  %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+      : tensor<1000x1003xf16, #CSR>, tensor<1003x64xf16> -> tensor<1000x64xf16>
+  %bb = sopt.broadcast %b dims = [0] : tensor<1000xf16> -> tensor<1000x64xf16>
+  %z = sopt.add %y, %bb : tensor<1000x64xf16>
+  %r = sopt.relu %z : tensor<1000x64xf16>
+  return %r : tensor<1000x64xf16>
 }
 
 
