@@ -177,10 +177,13 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       `B` and find it in L1.
     - `tiling` (default `row_tiles`): `dense_blocks` computes dense blocks
       of `block_rows` x `tile_columns` elements of `C` (32 or 64 each) on
-      tensor cores, three TF32 products per product for f32 accuracy, with
-      `A`'s rows densified in shared memory 64 columns at a time: faster than
-      one FMA per stored entry and output column when `A` is dense enough.
-      f32 only, `row_order = natural`; the other fields do not apply.
+      tensor cores (f32: three TF32 products per product for f32 accuracy;
+      f16/bf16: one, f32 accumulation), with `A`'s rows densified in shared
+      memory 64 columns at a time over the window of `k` the block's rows
+      hold entries in: faster than one FMA per stored entry and output
+      column when `A` is dense enough, where it holds entries (a banded
+      pattern multiplies only its band). `row_order = natural`; the other
+      fields do not apply.
       `staged_slices` has each block copy one slice of `B`, all `k` rows by
       `tile_columns` columns (16, 32, 64 or 128), into shared memory once and
       sum rows of `A` against it: `B` is read from L2 once per block instead

@@ -57,8 +57,9 @@ enum class SpmmTiling : int {
   /// output column.
   RowTiles = 0,
   /// Dense `blockRows` x `tileColumns` blocks of C on tensor cores, A's
-  /// chunks densified in shared memory (SpmmBlocks.cuh); f32 only, three
-  /// TF32 products per product. Blocks of 32 or 64 rows and columns; the
+  /// chunks densified in shared memory over the window of k the block's
+  /// rows hold entries in (SpmmBlocks.cuh); f32 in three TF32 products per
+  /// product, f16/bf16 in one. Blocks of 32 or 64 rows and columns; the
   /// other fields do not apply.
   DenseBlocks = 1,
   /// Each block stages one slice of B, all k rows by `tileColumns` columns,

@@ -263,9 +263,13 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     to 4096 rows where the density reaches 4 % or the rows are skewed, and
     so below n = 512 beyond 1024 rows; 64 columns below n = 512 up to 1024
     rows);
-    an f32 SpMM whose pattern is dense enough (25 %, or 15 % with a longest
-    row twice the mean, and 2^24 products of the dense shape) runs on
-    tensor cores instead (`tiling = dense_blocks`), and so does an SDDMM
+    an SpMM whose pattern is dense enough (25 %, in f32 also 15 % with a
+    longest row twice the mean, and 2^24 products of the dense shape) runs
+    on tensor cores instead (`tiling = dense_blocks`; in f16/bf16 also
+    where it would stage slices), each block walking only its rows' window
+    of `k`: with a pattern file that leaves a quarter or more of its 64 x 64
+    blocks empty (a banded one), density and products count over the
+    blocks holding entries and the blocks are 32 x 64; and so does an SDDMM
     whose pattern is dense enough (6 % in 16-bit, 8 % in f32; in f32 also
     15 % when the blocks fill the GPU; in 16-bit also 4 %, or 1.9 % from
     k = 1024, when 132 to 1024 blocks of 64 x 64 cover it, and from
