@@ -4,7 +4,7 @@
 // cuSPARSE per call, the result stored transposed with fused epilogues.
 // f32, f16 and bf16 against float64; fresh random inputs, poisoned outputs;
 // m not a multiple of 4, one row of X, one column of S, empty rows and
-// columns, nnz = 0; dense tensor-core blocks. A pattern other than the
+// columns, nnz = 0; dense tensor-core blocks (f32 and f16). A pattern other than the
 // compiled one is refused.
 //
 // REQUIRES: cuda-gpu
@@ -152,11 +152,11 @@ void denseCscF16(Report &report) {
 /// Y = X · S + b (b by Y's column) through a generated function `fn` of
 /// (X, S's CSC arrays, nnz, b, Y), X of m rows, S's CSC arrays those of the
 /// CSR pattern `t` of Sᵀ, against float64.
-template <typename Fn>
+template <typename T = float, typename Fn>
 void checkCscWithBias(Report &report, const std::string &name, Fn fn, const Pattern &t,
                       int64_t m) {
-  DeviceCsr<float> csc(t);
-  Tensor<float> x(m * t.cols), b(t.rows), y(m * t.rows);
+  DeviceCsr<T> csc(t);
+  Tensor<T> x(m * t.cols), b(t.rows), y(m * t.rows);
   x.randomize(), b.randomize();
   y.poison();
   launch(fn, x.device, csc.positions.device, csc.coordinates.device, csc.values.device,
@@ -164,7 +164,7 @@ void checkCscWithBias(Report &report, const std::string &name, Fn fn, const Patt
   y.download();
   std::vector<double> ref = timesCsc(x.values, m, t, csc.values.values);
   addColumnBias(ref, m, b.values);
-  report.check(name, relativeError(y.values, ref), tolerance<float>());
+  report.check(name, relativeError(y.values, ref), tolerance<T>());
 }
 
 /// A hand-set schedule with 4-wide loads of Xᵀ: Cᵀ stored row-major and
@@ -190,14 +190,19 @@ void denseCsrColumn(Report &report) {
                tolerance<float>());
 }
 
-/// Dense tensor-core blocks (64 x 32 of Yᵀ) stored transposed, a bias by
-/// Y's column; S with empty columns and a dense one.
+/// Dense tensor-core blocks (f32 64 x 32 and f16 32 x 64 of Yᵀ) stored
+/// transposed, a bias by Y's column; S with empty columns and a dense one.
 void denseCscBlocks(Report &report) {
   Pattern t = randomPattern("st", 300, 257, [](int64_t c) {
     return c == 7 ? 1.0 : c % 13 == 2 ? 0.0 : 0.35;
   });
   checkCscWithBias(report, "dense_csc_blocks 37x257 * CSC 257x300 + b f32 dense_blocks",
                    dense_csc_blocks, t, 37);
+  // 16-bit, 32 x 64 blocks of Yᵀ: Xᵀ's rows (40 columns) copied 16 bytes
+  // at a time.
+  checkCscWithBias<__half>(report,
+                           "dense_csc_blocks_f16 40x257 * CSC 257x300 + b f16 dense_blocks",
+                           dense_csc_blocks_f16, t, 40);
 }
 
 /// Staged slices of Xᵀ with a bias by Y's column: vectors of 1 (the kernel

@@ -6,8 +6,8 @@
 // csr2csc per call) in bf16 with a scale + ReLU epilogue, CSC without a
 // pattern in f16 with one row of X, a hand-set schedule with 4-wide vectors
 // (Cᵀ stored row-major, then transposed) and a bias epilogue, a single
-// column of S, dense tensor-core blocks (f32, Y stored transposed, bias
-// epilogue), and staged slices of Xᵀ (f32, bias epilogue; vectors of 1, Y
+// column of S, dense tensor-core blocks (f32 and f16, Y stored transposed,
+// bias epilogue), and staged slices of Xᵀ (f32, bias epilogue; vectors of 1, Y
 // stored transposed, and of 4, Cᵀ stored and transposed).
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 #CSC = #sparse_tensor.encoding<{ map = (i, j) -> (j : dense, i : compressed), posWidth = 32, crdWidth = 32 }>
@@ -65,6 +65,16 @@ func.func @dense_csc_blocks(%x: tensor<37x257xf32>, %s: tensor<257x300xf32, #CSC
   %bb = sopt.broadcast %b dims = [1] : tensor<300xf32> -> tensor<37x300xf32>
   %z = sopt.add %y, %bb : tensor<37x300xf32>
   return %z : tensor<37x300xf32>
+}
+
+func.func @dense_csc_blocks_f16(%x: tensor<40x257xf16>, %s: tensor<257x300xf16, #CSC>,
+                                %b: tensor<300xf16>) -> tensor<40x300xf16> {
+  %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32,
+      tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>}
+      : tensor<40x257xf16>, tensor<257x300xf16, #CSC> -> tensor<40x300xf16>
+  %bb = sopt.broadcast %b dims = [1] : tensor<300xf16> -> tensor<40x300xf16>
+  %z = sopt.add %y, %bb : tensor<40x300xf16>
+  return %z : tensor<40x300xf16>
 }
 
 func.func @dense_csc_slices(%x: tensor<37x257xf32>, %s: tensor<257x300xf32, #CSC>,
