@@ -25,8 +25,8 @@
 // it, TensorCore.cuh); f16/bf16 in m16n8k16 steps, fragments by ldmatrix,
 // f32 accumulation. When the block has fewer pieces than warps, the warps
 // of one piece take every 2nd, 4th or 8th step along k (16-bit 32 x 32
-// blocks: four warps, every 4th of the chunk's four steps) and their sums
-// meet in shared memory before the epilogue.
+// blocks: four of the warps, one of the chunk's four steps each; the other
+// four only load) and their sums meet in shared memory before the epilogue.
 //
 // Requires sm_80. B's rows are copied 16 bytes at a time when a row's
 // bytes are a multiple of 16 and B is 16-byte aligned; otherwise f32 4
