@@ -995,7 +995,7 @@ std::vector<SpmmSchedule> spmmGrid(int64_t n, int elementBytes, RowOrder order) 
           grid.push_back(s);
       }
   for (int rows : {32, 64})
-    for (int columns : {32, 64}) {
+    for (int columns : {32, 64, 128}) {
       const SpmmSchedule blocks = sopt::spmmDenseBlocks(rows, columns);
       if (sopt::checkSpmmSchedule(blocks, n, elementBytes).empty())
         grid.push_back(blocks);

@@ -130,6 +130,17 @@ constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 /// within 4 % of the best in the rest, 1.05-1.12x over 64 x 64 on the 16
 /// k-token mask.
 constexpr int64_t kSpmmLargeBlocks = 96;
+/// 16-bit blocks of 128 columns (from n = 128): 64 x 128 from this many
+/// on, else 32 x 128 from kSpmmLargeBlocks on; banded patterns 32 x 128. On
+/// an H100 A/B of 2026-11-26 (launchSpmmBlocks alone, DLMC at 50 and 70 %,
+/// the three sliding-window masks; docs/benchmarks/sweeps) they ran: 2048 x
+/// 512 at n = 1024 (256 blocks of 64 x 128) 1.48-1.49x faster than 64 x
+/// 64; 512 x 2048 and 512 x 512 at n = 1024 (128 blocks of 32 x 128)
+/// 1.12-1.20x; 2048 x 512 at n = 256 (128) 1.08-1.11x; the masks in 32 x
+/// 128 1.35-1.47x over 32 x 64 (within 9 % of 64 x 128 where that was
+/// faster).
+/// With fewer blocks (512 rows at n = 256: 32) they lost to 32 x 32.
+constexpr int64_t kSpmmWideBlocks16 = 192;
 /// SpMMs whose row tiles would read B from L2 once per stored entry take
 /// staged slices of B where k is short enough for a 128 KiB slice (k <= 512:
 /// 64 f32 or 128 16-bit columns) and from 2^20 products (below, copying the
@@ -543,10 +554,22 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
     return spmmStagedSlices(stats, n, elementBytes);
   if (!blocks)
     return chooseSpmmRowTiles(stats, n, elementBytes);
+  const auto blocksOf = [&](int64_t rows, int64_t columns) {
+    return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
+  };
+  if (elementBytes == 2 && n > 64) {
+    // 16-bit blocks of 128 columns: one densified chunk of A feeds twice
+    // the columns of C.
+    if (leavesBlocksEmpty(stats))
+      return spmmDenseBlocks(32, 128);
+    if (blocksOf(64, 128) >= kSpmmWideBlocks16)
+      return spmmDenseBlocks(64, 128);
+    if (blocksOf(32, 128) >= kSpmmLargeBlocks)
+      return spmmDenseBlocks(32, 128);
+  }
   if (leavesBlocksEmpty(stats))
     return spmmDenseBlocks(32, n > 32 ? 64 : 32);
-  const int64_t largeBlocks = ((stats.rows + 63) / 64) * ((n + 63) / 64);
-  const int side = largeBlocks >= kSpmmLargeBlocks ? 64 : 32;
+  const int side = blocksOf(64, 64) >= kSpmmLargeBlocks ? 64 : 32;
   return spmmDenseBlocks(side, side);
 }
 
@@ -814,8 +837,8 @@ std::string sopt::checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elemen
       return "tiling = dense_blocks needs f32, f16 or bf16 elements";
     if (s.blockRows != 32 && s.blockRows != 64)
       return "block_rows must be 32 or 64 with tiling = dense_blocks";
-    if (s.tileColumns != 32 && s.tileColumns != 64)
-      return "tile_columns must be 32 or 64 with tiling = dense_blocks";
+    if (s.tileColumns != 32 && s.tileColumns != 64 && (s.tileColumns != 128 || elementBytes != 2))
+      return "tile_columns must be 32 or 64 (or 128 in 16-bit) with tiling = dense_blocks";
     if (s.rowOrder != RowOrder::Natural)
       return "row_order = by_length does not apply to tiling = dense_blocks";
     return "";

@@ -162,6 +162,10 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
     return detail::spmmWithSlice<T, TransposeC>(
         s, a, b, n, c, s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr, stream);
   if (s.tiling == SpmmTiling::DenseBlocks) {
+    if constexpr (sizeof(T) == 2)
+      if (s.tileColumns == 128)
+        return s.blockRows == 32 ? launchSpmmBlocks<T, 32, 128, TransposeC>(a, b, n, c, stream)
+                                 : launchSpmmBlocks<T, 64, 128, TransposeC>(a, b, n, c, stream);
     if constexpr (sizeof(T) == 4 || sizeof(T) == 2) {
       if (s.blockRows == 32 && s.tileColumns == 32)
         return launchSpmmBlocks<T, 32, 32, TransposeC>(a, b, n, c, stream);

@@ -68,8 +68,10 @@ template <typename T> constexpr int kAStride = kChunk + (sizeof(T) == 4 ? 4 : 8)
 template <typename T, int BlockCols> constexpr int kBStride = BlockCols + 8;
 
 template <typename T, int BlockRows, int BlockCols> struct Shape {
-  static_assert((BlockRows == 32 || BlockRows == 64) && (BlockCols == 32 || BlockCols == 64),
-                "blocks of 32 or 64 rows and columns");
+  static_assert((BlockRows == 32 || BlockRows == 64) &&
+                    (BlockCols == 32 || BlockCols == 64 || BlockCols == 128),
+                "blocks of 32 or 64 rows and 32 to 128 columns");
+  static_assert(BlockCols != 128 || sizeof(T) == 2, "blocks of 128 columns in 16-bit only");
   static constexpr int kPiecesN = BlockCols / kPiece;
   static constexpr int kPieces = (BlockRows / kPiece) * kPiecesN;
   /// Warps per piece, each on every kSlices-th step of a chunk (warps past

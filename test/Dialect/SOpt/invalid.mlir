@@ -497,7 +497,7 @@ func.func @spmm_schedule_block_rows(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf
 // Blocks of 128 columns.
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed) }>
 func.func @spmm_schedule_block_columns(%a: tensor<8x8xf32, #CSR>, %b: tensor<8x16xf32>) -> tensor<8x16xf32> {
-  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns must be 32 or 64 with tiling = dense_blocks}}
+  // expected-error @+1 {{'sopt.spmm' op has an invalid schedule: tile_columns must be 32 or 64 (or 128 in 16-bit) with tiling = dense_blocks}}
   %0 = sopt.spmm %a, %b {schedule = #sopt.spmm_schedule<tile_columns = 128, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf32, #CSR>, tensor<8x16xf32> -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }

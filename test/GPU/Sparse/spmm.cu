@@ -139,7 +139,7 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
   // Dense tensor-core blocks of every shape, at every n (odd n takes B's
   // rows 4 bytes at a time in f32, element by element in 16-bit).
   for (int rows : {32, 64})
-    for (int columns : {32, 64}) {
+    for (int columns : {32, 64, 128}) { // 128: 16-bit only
       const ::sopt::SpmmSchedule blocks = ::sopt::spmmDenseBlocks(rows, columns);
       if (::sopt::checkSpmmSchedule(blocks, n, bytes).empty())
         out.push_back(blocks);
