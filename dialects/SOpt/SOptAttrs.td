@@ -176,7 +176,8 @@ def SOpt_SpmmScheduleAttr : AttrDef<SOpt_Dialect, "SpmmSchedule"> {
       before the next, so the blocks running at once read the same slice of
       `B` and find it in L1.
     - `tiling` (default `row_tiles`): `dense_blocks` computes dense blocks
-      of `block_rows` x `tile_columns` elements of `C` (32 or 64 each) on
+      of `block_rows` x `tile_columns` elements of `C` (32 or 64 each; 128
+      columns too in f16/bf16) on
       tensor cores (f32: three TF32 products per product for f32 accuracy;
       f16/bf16: one, f32 accumulation), with `A`'s rows densified in shared
       memory 64 columns at a time over the window of `k` the block's rows

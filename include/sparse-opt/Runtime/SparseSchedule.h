@@ -59,8 +59,8 @@ enum class SpmmTiling : int {
   /// Dense `blockRows` x `tileColumns` blocks of C on tensor cores, A's
   /// chunks densified in shared memory over the window of k the block's
   /// rows hold entries in (SpmmBlocks.cuh); f32 in three TF32 products per
-  /// product, f16/bf16 in one. Blocks of 32 or 64 rows and columns; the
-  /// other fields do not apply.
+  /// product, f16/bf16 in one. Blocks of 32 or 64 rows and 32 or 64
+  /// columns (128 too in 16-bit); the other fields do not apply.
   DenseBlocks = 1,
   /// Each block stages one slice of B, all k rows by `tileColumns` columns,
   /// in shared memory and sums rows of A against it (SpmmSlices.cuh): B

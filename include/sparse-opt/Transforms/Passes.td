@@ -269,7 +269,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     where it would stage slices), each block walking only its rows' window
     of `k`: with a pattern file that leaves a quarter or more of its 64 x 64
     blocks empty (a banded one), density and products count over the
-    blocks holding entries and the blocks are 32 x 64; and so does an SDDMM
+    blocks holding entries and the blocks are 32 x 64 (32 x 128 in 16-bit
+    from n = 128); 16-bit blocks elsewhere are 64 x 128 from 192 such
+    blocks, else 32 x 128 from 96 (from n = 128); and so does an SDDMM
     whose pattern is dense enough (6 % in 16-bit, 8 % in f32; in f32 also
     15 % when the blocks fill the GPU; in 16-bit also 4 %, or 1.9 % from
     k = 1024, when 132 to 1024 blocks of 64 x 64 cover it, and from
