@@ -1158,9 +1158,8 @@ struct DeviceMatrix {
   /// Given, as the generated code gives it, only where some blocks of the
   /// shape are empty (and every block index fits int32).
   sopt::OccupiedBlocks occupiedBlocks(int blockSize) const {
-    const int64_t all = (rows + blockSize - 1) / blockSize * ((cols + blockSize - 1) / blockSize);
     const int64_t count = blockSize == 32 ? stats.occupiedBlocks32 : stats.occupiedBlocks64;
-    if (count < 0 || count >= all)
+    if (!sopt::launchesOccupiedBlocks(count, rows, cols, blockSize))
       return {};
     return {(blockSize == 32 ? occupied32 : occupied64).as<int32_t>(), count};
   }

@@ -422,6 +422,13 @@ bool rowsSkewed(const SparsityStats &stats) {
 
 } // namespace
 
+bool sopt::launchesOccupiedBlocks(int64_t occupied, int64_t rows, int64_t cols,
+                                  int64_t side) {
+  if (occupied < 0 || side <= 0)
+    return false;
+  return occupied < ((rows + side - 1) / side) * ((cols + side - 1) / side);
+}
+
 double sopt::blockDensity(const SparsityStats &stats) {
   const int64_t all = shapeBlocksOf(stats, 64), occupied = occupiedBlocksOf(stats, 64);
   if (occupied <= 0 || occupied >= all)

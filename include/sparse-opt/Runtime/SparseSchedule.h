@@ -170,6 +170,12 @@ SparsityStats sparsityStats(const int32_t *positions, int64_t rows, int64_t cols
 SparsityStats sparsityStats(const int32_t *positions, const int32_t *coordinates, int64_t rows,
                             int64_t cols);
 
+/// Whether dense blocks of side `side` over a rows x cols pattern launch
+/// only the `occupied` blocks holding entries (sopt_csr_occupied_blocks'
+/// count; -1 when not known): where some block of the shape is empty. The
+/// generated code and the benchmark decide so alike.
+bool launchesOccupiedBlocks(int64_t occupied, int64_t rows, int64_t cols, int64_t side);
+
 /// The density the dense-block rules (SDDMM and SpMM) weigh: over the
 /// 64 x 64 blocks that hold entries where a quarter or more of them are
 /// empty (a banded pattern: the SDDMM blocks launch only where they hold

@@ -65,7 +65,7 @@ constexpr int kPiece = 32, kTilesM = 2, kTilesN = 4;
 /// every bank: f32 A's (rows g, columns t) at 4 g + t, B's (rows t, columns
 /// g) at 8 t + g; 16-bit rows 16 bytes apart modulo 128 for ldmatrix.
 template <typename T> constexpr int kAStride = kChunk + (sizeof(T) == 4 ? 4 : 8);
-template <typename T, int BlockCols> constexpr int kBStride = BlockCols + 8;
+template <int BlockCols> constexpr int kBStride = BlockCols + 8;
 
 template <typename T, int BlockRows, int BlockCols> struct Shape {
   static_assert((BlockRows == 32 || BlockRows == 64) &&
@@ -96,7 +96,7 @@ template <int BlockRows> constexpr int kMinBlocksPerSm = BlockRows == 32 ? 2 : 1
 /// multiply.)
 template <typename T, int BlockRows, int BlockCols> struct Stage {
   T a[BlockRows][kAStride<T>];
-  T b[kChunk][kBStride<T, BlockCols>];
+  T b[kChunk][kBStride<BlockCols>];
 };
 
 template <typename T, int BlockRows, int BlockCols>
@@ -115,7 +115,7 @@ template <typename T> constexpr int kVector = 16 / int(sizeof(T));
 
 /// Starts copying chunk `k0` of B's rows (zeros past k or n) into `tile`.
 template <int BlockCols, bool VectorLoads, typename T>
-__device__ __forceinline__ void loadChunkOfB(T (*tile)[kBStride<T, BlockCols>],
+__device__ __forceinline__ void loadChunkOfB(T (*tile)[kBStride<BlockCols>],
                                              const T *__restrict__ b, int32_t k, int32_t n,
                                              int32_t k0, int32_t col0) {
   constexpr int kWidth = VectorLoads ? kVector<T> : 1;

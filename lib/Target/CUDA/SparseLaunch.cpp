@@ -254,9 +254,9 @@ std::string emitOccupiedBlocks(const KnownPattern &pattern, int block, StringRef
   const sopt_csr &m = pattern.csr;
   const int64_t count =
       sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, nullptr);
-  const int64_t all = (m.rows + block - 1) / block * ((m.cols + block - 1) / block);
-  if (count < 0 || count >= all || m.nnz == 0)
+  if (m.nnz == 0 || !::sopt::launchesOccupiedBlocks(count, m.rows, m.cols, block))
     return "";
+  const int64_t all = (m.rows + block - 1) / block * ((m.cols + block - 1) / block);
   std::vector<int32_t> blocks(count);
   sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, blocks.data());
   std::string table = emitPatternTable(
