@@ -45,7 +45,8 @@ cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pa
                       const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
                       const int32_t *rowOrder, const int32_t *columnWindows,
                       const int32_t *entryRows, T *workspace,
-                      const sopt::OccupiedBlocks &occupied, cudaStream_t stream);
+                      const sopt::OccupiedBlocks &occupied, const int32_t *panelOrder,
+                      cudaStream_t stream);
 
 } // namespace bench
 
@@ -64,9 +65,10 @@ cudaError_t bench::oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix
                              const T *lhs, const T *rhs, int64_t k, bool transposeRhs, T *out,
                              const int32_t *rowOrder, const int32_t *columnWindows,
                              const int32_t *entryRows, T *workspace,
-                             const sopt::OccupiedBlocks &occupied, cudaStream_t stream) {
+                             const sopt::OccupiedBlocks &occupied, const int32_t *panelOrder,
+                             cudaStream_t stream) {
   return sopt::runSddmm<T>(s, pattern, lhs, rhs, k, transposeRhs, out, rowOrder, stream,
-                           columnWindows, entryRows, workspace, occupied);
+                           columnWindows, entryRows, workspace, occupied, panelOrder);
 }
 #endif
 
@@ -79,7 +81,7 @@ template cudaError_t bench::oursSddmm<float>(const sopt::SddmmSchedule &,
                                              const sopt::CsrMatrix<float> &, const float *,
                                              const float *, int64_t, bool, float *,
                                              const int32_t *, const int32_t *, const int32_t *,
-                                             float *, const sopt::OccupiedBlocks &,
+                                             float *, const sopt::OccupiedBlocks &, const int32_t *,
                                              cudaStream_t);
 #endif
 #if SOPT_BENCH_UNIT == 0 || SOPT_BENCH_UNIT == 3
@@ -91,7 +93,7 @@ template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
                                               const sopt::CsrMatrix<__half> &, const __half *,
                                               const __half *, int64_t, bool, __half *,
                                               const int32_t *, const int32_t *, const int32_t *,
-                                              __half *, const sopt::OccupiedBlocks &,
+                                              __half *, const sopt::OccupiedBlocks &, const int32_t *,
                                               cudaStream_t);
 #endif
 
@@ -955,7 +957,8 @@ std::string describe(const SddmmSchedule &s, bool transposeRhs = true) {
            (s.kSplits > 1 ? "/k_splits" + std::to_string(s.kSplits) : "");
   return first + "tpn" + std::to_string(s.threadsPerNonzero) + "/tile" +
          std::to_string(s.tileNonzeros) + "/vw" + std::to_string(s.vectorWidth) + "/tpb" +
-         std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder);
+         std::to_string(s.tilesPerBlock) + "/" + sopt::rowOrderName(s.rowOrder) +
+         (s.columnPanel > 0 ? "/panel" + std::to_string(s.columnPanel) : "");
 }
 
 std::string toJson(const SddmmSchedule &s) {
@@ -968,7 +971,9 @@ std::string toJson(const SddmmSchedule &s) {
          ", \"tile_nonzeros\": " + std::to_string(s.tileNonzeros) +
          ", \"vector_width\": " + std::to_string(s.vectorWidth) +
          ", \"tiles_per_block\": " + std::to_string(s.tilesPerBlock) +
-         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"" + first;
+         ", \"row_order\": \"" + sopt::rowOrderName(s.rowOrder) + "\"" +
+         (s.columnPanel > 0 ? ", \"column_panel\": " + std::to_string(s.columnPanel) : "") +
+         first;
 }
 
 /// The grid --explore times for SpMM: every schedule checkSpmmSchedule
@@ -1071,6 +1076,19 @@ std::vector<SddmmSchedule> sddmmGrid(int64_t k, int elementBytes, bool transpose
               grid.push_back(s);
           }
   }
+  // Tiles of 32 taken by column panels, one block per SM of 16 or 32 warps.
+  for (int threads : {8, 16, 32})
+    for (int panel : {64, 128, 256})
+      for (int warps : {16, 32}) {
+        SddmmSchedule s;
+        s.threadsPerNonzero = threads;
+        s.tileNonzeros = 32;
+        s.vectorWidth = std::min(4, 16 / elementBytes);
+        s.tilesPerBlock = warps;
+        s.columnPanel = panel;
+        if (sopt::checkSddmmSchedule(s, k, true, elementBytes).empty())
+          grid.push_back(s);
+      }
   return grid;
 }
 
@@ -1094,12 +1112,14 @@ bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
     return a.blockSize == b.blockSize && a.kSplits == b.kSplits;
   return a.tileNonzeros == b.tileNonzeros && a.threadsPerNonzero == b.threadsPerNonzero &&
          a.tilesPerBlock == b.tilesPerBlock && a.vectorWidth == b.vectorWidth &&
-         a.rowOrder == b.rowOrder;
+         a.rowOrder == b.rowOrder && a.columnPanel == b.columnPanel;
 }
 
 // ----------------------------------------------------------------------------
 // The benchmark
 // ----------------------------------------------------------------------------
+
+void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host);
 
 /// A matrix's pattern on the device, shared by every product measured on it.
 struct DeviceMatrix {
@@ -1114,9 +1134,11 @@ struct DeviceMatrix {
   /// sopt_csr_entry_rows for the SDDMM tiles of nonzeros.
   DeviceBuffer entryRows;
   sopt::SparsityStats stats;
-  /// The pattern's positions and row order on the host, for the SpMM long
-  /// rows' segments (prepared on first use per segment length, not timed).
-  std::vector<int32_t> hostPositions, hostOrder;
+  /// The pattern's positions, columns and row order on the host, for the
+  /// SpMM long rows' segments and the SDDMM tiles' column-panel orders
+  /// (prepared on first use per segment length or panel, not timed).
+  std::vector<int32_t> hostPositions, hostCoordinates, hostOrder;
+  std::map<int, DeviceBuffer> panelOrders;
   struct Segments {
     DeviceBuffer table, partials;
     int64_t count = 0, rows = 0;
@@ -1147,6 +1169,20 @@ struct DeviceMatrix {
     if (g.count == 0)
       return {};
     return {g.table.as<int32_t>(), g.count, g.rows, entries, g.partials.as<float>()};
+  }
+
+  /// sopt_csr_panel_order for panels of `panel` columns (none for 0).
+  const int32_t *panelOrder(int panel) {
+    if (panel <= 0)
+      return nullptr;
+    auto [at, added] = panelOrders.try_emplace(panel);
+    if (added) {
+      std::vector<int32_t> order(size_t(nnz));
+      sopt_csr_panel_order(hostPositions.data(), hostCoordinates.data(), rows, cols, panel,
+                           order.data());
+      uploadTable(at->second, order);
+    }
+    return at->second.as<int32_t>();
   }
 
   /// The windows the dense blocks read: the listed blocks' with `occupied`.
@@ -1664,7 +1700,8 @@ private:
     widest.transposeRhsFirst = !transposeRhs;
     DeviceBuffer workspace(sopt::sddmmWorkspaceElements(widest, n, kdim, sizeof(T)) * sizeof(T));
     auto oursWith = [&](const SddmmSchedule &s) -> Call {
-      return [&, s](cudaStream_t st) -> std::string {
+      const int32_t *panelOrder = m.panelOrder(s.columnPanel); // prepared here, not timed
+      return [&, s, panelOrder](cudaStream_t st) -> std::string {
         T *scratch = sopt::sddmmWorkspaceElements(s, n, kdim, sizeof(T)) > 0
                          ? workspace.as<T>()
                          : nullptr;
@@ -1673,7 +1710,8 @@ private:
         cudaError_t e = bench::oursSddmm<T>(s, pattern, lhs.as<T>(), rhs.as<T>(), kdim,
                                             transposeRhs, outOurs.as<T>(), order,
                                             m.columnWindows(s.blockSize, occupied),
-                                            m.entryRows.as<int32_t>(), scratch, occupied, st);
+                                            m.entryRows.as<int32_t>(), scratch, occupied,
+                                            panelOrder, st);
         return e == cudaSuccess ? "" : "sopt::runSddmm: " + cudaMessage(e);
       };
     };
@@ -2571,6 +2609,7 @@ int main(int argc, char **argv) {
         CUDA_TRY(cudaMemcpyAsync(m.rowOrder.get(), order.data(), m.rowOrder.bytes(),
                                  cudaMemcpyHostToDevice, stream));
         m.hostPositions.assign(csr.positions, csr.positions + csr.rows + 1);
+        m.hostCoordinates.assign(csr.coordinates, csr.coordinates + csr.nnz);
         m.hostOrder = order;
         // So are the SDDMM dense blocks' column windows, for either block size.
         for (int block : {32, 64}) {

@@ -252,7 +252,8 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
       elements: `k / threads_per_nonzero` must not exceed it) and the partial
       dot products meet through warp shuffles. Without `transpose_rhs`, `B`'s
       columns are gathered and one lane computes one output.
-    - `tiles_per_block`: warps per thread block (1 to 8).
+    - `tiles_per_block`: warps per thread block (1 to 8; with
+      `column_panel` up to 32).
     - `vector_width`: elements of `B`'s row per load (1, 2 or 4, at most 16
       bytes); with `transpose_rhs`, `k` must be a multiple of it.
     - `row_order`: `natural` or `by_length` (longest rows of `S` first).
@@ -275,6 +276,17 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
       shared memory, so a long product with too few blocks to fill the GPU
       gets twice the blocks without a second pass. Before sm_90 one block
       does all of `k`.
+    - `column_panel` (default 0: none): with tiles of 32 nonzeros and
+      `transpose_rhs`, the tiles take `S`'s entries in column-panel order
+      (those whose column lies in the first `column_panel` columns, row by
+      row, then the next panel's, ...), one thread block of
+      `tiles_per_block` warps (then up to 32, or 16 where a lane holds more
+      than 16 elements of `A`) per SM over a contiguous run of that order:
+      each SM then gathers the rows of `B` of one or two panels, which its
+      L1 serves. The order is prepared once per pattern
+      (`sopt_csr_panel_order`); with the pattern known at compile time the
+      generated code prepares it on its first call on each device, and
+      without a prepared order the tiles run in `S`'s order.
     - `transpose_rhs_first` (default false): for `(A · B) ⊙ S` only
       (without `transpose_rhs`): the kernel first copies `B[k, n]` into
       `Bᵀ[n, k]` (a temporary of `n k` elements, one transpose through
@@ -298,17 +310,21 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
     #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8,
                          tiles_per_block = 2, vector_width = 4,
                          row_order = natural, transpose_rhs_first = true>
+    #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 16,
+                         tiles_per_block = 16, vector_width = 4,
+                         row_order = natural, column_panel = 128>
     ```
   }];
   let parameters = (ins
     SOpt_SddmmTilingParameter:$tiling,
     AttrParameter<"int", "consecutive nonzeros of a row per tile (one warp)">:$tile_nonzeros,
     AttrParameter<"int", "lanes per output (a power of two up to 32)">:$threads_per_nonzero,
-    AttrParameter<"int", "warps per block (1 to 8)">:$tiles_per_block,
+    AttrParameter<"int", "warps per block (1 to 8; up to 32 with column_panel)">:$tiles_per_block,
     AttrParameter<"int", "elements per load of the rhs row (1, 2 or 4)">:$vector_width,
     EnumParameter<SOpt_RowOrder>:$row_order,
     DefaultValuedParameter<"int", "64", "side of a dense block (32 or 64)">:$block_size,
     DefaultValuedParameter<"int", "1", "blocks sharing a dense block's k (1 or 2)">:$k_splits,
+    DefaultValuedParameter<"int", "0", "columns per panel of the tiles' entry order (0: S's order)">:$column_panel,
     DefaultValuedParameter<"bool", "false", "(A · B) ⊙ S: B copied into Bᵀ first">:$transpose_rhs_first);
   let assemblyFormat = "`<` struct(params) `>`";
 }

@@ -1,6 +1,7 @@
 //===- RowOrder.cpp - row statistics and load-balancing order -------------===//
 
 #include "sparse-opt/Runtime/RowOrder.h"
+#include "sparse-opt/Runtime/PanelOrder.h"
 
 #include <algorithm>
 #include <climits>
@@ -114,6 +115,12 @@ extern "C" void sopt_csr_entry_rows(const int32_t *positions, int64_t rows,
   for (int64_t r = 0; r < rows; ++r)
     for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
       entryRows[e] = int32_t(r);
+}
+
+extern "C" void sopt_csr_panel_order(const int32_t *positions, const int32_t *coordinates,
+                                     int64_t rows, int64_t cols, int64_t panel,
+                                     int32_t *order) {
+  sopt::columnPanelOrder(positions, coordinates, rows, cols, panel, order);
 }
 
 extern "C" int64_t sopt_csr_row_segments(const int32_t *positions, const int32_t *order,

@@ -253,6 +253,21 @@ constexpr int kLaneTileElements16 = 32;
 /// Warps per block for those tiles (two did best on the sweep in f32, four
 /// in 16-bit), and for the f32 tiles of one output per group.
 constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
+/// f32 tiles of 32 nonzeros take S's entries by column panels
+/// (SddmmPanels.cuh) from 12 tiles per SM of an H100 on (fewer: a warp's 32
+/// outputs run one after another where smaller tiles run side by side)
+/// where each row holds 3 entries or more in a panel on average (A's row is
+/// then read once for several of them) and B spans two panels or more. The
+/// panel holds 128 rows of B where they take 1 KB or less (128 KB in L1),
+/// else 64, twice that where S has 16 times as many rows as columns (the
+/// SMs then split each panel's rows among more blocks). H100, 2026-11-27,
+/// DLMC f32 patterns of 5-10 % density with 52 k-1.7 M nonzeros: 1.04-1.19x
+/// over S's order with the same lanes per output at k = 1024, 1.02-1.16x
+/// at k = 256, except 1.01x on the magnitude-pruned 2048 x 512 at 95 %
+/// (docs/benchmarks/sweeps, sddmm-column-panels.txt).
+constexpr int64_t kPanelTilesPerSm = 12;
+constexpr double kPanelRowEntries = 3;
+
 /// Rows of A and B together from which 16-lane f32 tiles take two outputs
 /// per group (chooseSddmmSchedule).
 constexpr int64_t kTwoOutputOperandRows = 2048;
@@ -399,6 +414,20 @@ bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
   if (elementBytes == 4)
     return stats.nnz >= kLaneTileNonzeros && double(stats.nnz) * double(k) >= kLaneTileWork;
   return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros;
+}
+
+/// The column panel of f32 tiles of 32 nonzeros (kPanelTilesPerSm), 0
+/// where S's own order serves.
+int sddmmColumnPanel(const SparsityStats &stats, int64_t k, int elementBytes) {
+  if (elementBytes != 4 || !stats.known() || stats.nnz < kPanelTilesPerSm * 132 * 32)
+    return 0;
+  int64_t panel = k * elementBytes <= 1024 ? 128 : 64;
+  if (stats.rows >= 16 * stats.cols)
+    panel *= 2;
+  if (stats.cols < 2 * panel || stats.meanRowLength * double(panel) <
+                                    kPanelRowEntries * double(stats.cols))
+    return 0;
+  return int(panel);
 }
 
 /// Whether (A · B) ⊙ S copies B into Bᵀ and runs the transposed form's
@@ -763,6 +792,13 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
     s.threadsPerNonzero = int(std::min<int64_t>(lanes, 32));
     s.tileNonzeros = 32;
     s.tilesPerBlock = wide ? kLaneTileWarps : kLaneTileWarps16;
+    if (int panel = sddmmColumnPanel(stats, k, elementBytes)) {
+      // Twice the lanes per output there (each lane holds half as much of
+      // A's row) and as many warps per block as fit: one block per SM.
+      s.columnPanel = panel;
+      s.threadsPerNonzero = std::min(2 * s.threadsPerNonzero, 32);
+      s.tilesPerBlock = sddmmPanelMaxWarps(s, k);
+    }
     return s;
   }
   // Lanes per output: 16 elements of k each (fewer lanes wait longer on
@@ -913,6 +949,7 @@ std::string sopt::formatSchedule(const SddmmSchedule &s) {
          ", row_order = " + rowOrderName(s.rowOrder) +
          ", block_size = " + std::to_string(s.blockSize) +
          ", k_splits = " + std::to_string(s.kSplits) +
+         (s.columnPanel > 0 ? ", column_panel = " + std::to_string(s.columnPanel) : "") +
          (s.transposeRhsFirst ? ", transpose_rhs_first = true" : "");
 }
 
@@ -937,6 +974,16 @@ int64_t sopt::sddmmWorkspaceElements(const SddmmSchedule &s, int64_t n, int64_t 
   return transposed + 2 * n * k;
 }
 
+int sopt::sddmmPanelMaxWarps(const SddmmSchedule &s, int64_t k) {
+  // The elements of A's row a lane holds: vector_width times the vectors
+  // runSddmm instantiates, the fewest (a power of two) that cover k.
+  const int64_t span = int64_t(std::max(1, s.threadsPerNonzero)) * std::max(1, s.vectorWidth);
+  int64_t vectors = 1;
+  while (vectors * span < k)
+    vectors *= 2;
+  return s.vectorWidth * vectors <= 16 ? 32 : 16; // SddmmPanels.cuh's maxThreads
+}
+
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                      bool transposeRhs, int elementBytes) {
   if (s.transposeRhsFirst) {
@@ -958,19 +1005,34 @@ std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
       return "block_size must be 32 or 64 with tiling = dense_blocks";
     if (s.kSplits != 1 && s.kSplits != 2)
       return "k_splits must be 1 or 2";
+    if (s.columnPanel != 0)
+      return "column_panel applies to tiles of nonzeros only";
     return "";
   }
   if (s.kSplits != 1)
     return "k_splits applies to tiling = dense_blocks only";
+  if (s.columnPanel < 0)
+    return "column_panel must be 0 (S's order) or a number of columns";
   if (!isPowerOfTwo(s.threadsPerNonzero) || s.threadsPerNonzero > 32)
     return "threads_per_nonzero must be a power of two up to 32";
   if (s.vectorWidth != 1 && s.vectorWidth != 2 && s.vectorWidth != 4)
     return "vector_width must be 1, 2 or 4";
   if (s.vectorWidth * elementBytes > 16)
     return "a vector of vector_width elements exceeds 16 bytes";
-  if (s.tilesPerBlock < 1 || s.tilesPerBlock * 32 > kMaxSparseThreadsPerBlock)
+  if (s.columnPanel > 0) {
+    if (!transposeRhs)
+      return "column_panel applies to (A · Bᵀ) ⊙ S only (transpose_rhs, or "
+             "transpose_rhs_first for B[k, n])";
+    if (s.tileNonzeros != 32)
+      return "column_panel needs tile_nonzeros = 32";
+    const int warps = sddmmPanelMaxWarps(s, k);
+    if (s.tilesPerBlock < 1 || s.tilesPerBlock > warps)
+      return "tiles_per_block (warps per block) must be 1 to " + std::to_string(warps) +
+             " with column_panel here";
+  } else if (s.tilesPerBlock < 1 || s.tilesPerBlock * 32 > kMaxSparseThreadsPerBlock) {
     return "tiles_per_block (warps per block) must be 1 to " +
            std::to_string(kMaxSparseThreadsPerBlock / 32);
+  }
   const int groups = 32 / s.threadsPerNonzero;
   if (s.tileNonzeros != 32 &&
       (s.tileNonzeros <= 0 || s.tileNonzeros % groups != 0 || s.tileNonzeros / groups > 8))

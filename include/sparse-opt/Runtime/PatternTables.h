@@ -6,7 +6,10 @@
 // from device memory. Each table (a DeviceTable) is copied to a device on
 // its first use there and kept for the life of the process; a device that
 // has not seen it gets its own copy, so a function can run on several
-// devices.
+// devices. One table is not static: the SDDMM tiles' column-panel order
+// needs the pattern's columns, which the generated code does not hold (nnz
+// integers would dwarf its source), so it reads them once from the caller's
+// device array on that first use.
 //
 // The first use may come while the caller's stream is being captured into a
 // CUDA graph: the copy then must not become part of the graph (it is done
@@ -21,6 +24,7 @@
 #define SPARSE_OPT_RUNTIME_PATTERNTABLES_H
 
 #include "sparse-opt/Runtime/CaptureMode.h"
+#include "sparse-opt/Runtime/PanelOrder.h"
 
 #include <cuda_runtime.h>
 
@@ -58,6 +62,24 @@ inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **d
   return status;
 }
 
+/// Copies `bytes` from device memory at `device` to `host`, outside any
+/// stream capture of this thread.
+inline cudaError_t downloadOutsideCapture(const void *device, size_t bytes, void *host) {
+  RelaxedCapture relaxed;
+  cudaError_t status = relaxed.status;
+  if (status != cudaSuccess || bytes == 0)
+    return status;
+  cudaStream_t stream = nullptr;
+  status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess)
+    status = cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize(stream);
+  if (stream)
+    cudaStreamDestroy(stream);
+  return status;
+}
+
 } // namespace detail
 
 /// One compile-time table's copies, a device pointer per device, made on
@@ -69,19 +91,40 @@ class DeviceTable {
 public:
   /// The current device's copy of `count` integers at `host`.
   cudaError_t copy(const int32_t *host, size_t count, const int32_t **out) {
-    return get(out, [&] { return std::vector<int32_t>(host, host + count); });
+    return get(out, [&](std::vector<int32_t> &table) {
+      table.assign(host, host + count);
+      return cudaSuccess;
+    });
   }
 
   /// The current device's copy of the row of every entry of a pattern
   /// whose `rows + 1` positions are `positions`: entry e of row r is r.
   cudaError_t entryRows(const int32_t *positions, int64_t rows, const int32_t **out) {
-    return get(out, [&] {
-      const size_t nnz = size_t(positions[rows]);
-      std::vector<int32_t> rowOf(nnz);
+    return get(out, [&](std::vector<int32_t> &rowOf) {
+      rowOf.resize(size_t(positions[rows]));
       for (int64_t r = 0; r < rows; ++r)
         for (int32_t e = positions[r]; e < positions[r + 1]; ++e)
           rowOf[size_t(e)] = int32_t(r);
-      return rowOf;
+      return cudaSuccess;
+    });
+  }
+
+  /// The current device's copy of the column-panel order
+  /// (columnPanelOrder) of the pattern whose `rows + 1` positions are
+  /// `positions`, its `nnz` columns read once from the device array
+  /// `coordinates` (the caller's pattern, of the compiled nnz): the order
+  /// is a permutation of the entries whatever those columns hold.
+  cudaError_t panelOrder(const int32_t *positions, int64_t rows, int64_t cols, int64_t panel,
+                         const int32_t *coordinates, const int32_t **out) {
+    return get(out, [&](std::vector<int32_t> &order) {
+      const size_t nnz = size_t(positions[rows]);
+      std::vector<int32_t> columns(nnz);
+      order.resize(nnz);
+      cudaError_t read =
+          detail::downloadOutsideCapture(coordinates, nnz * sizeof(int32_t), columns.data());
+      if (read == cudaSuccess)
+        columnPanelOrder(positions, columns.data(), rows, cols, panel, order.data());
+      return read;
     });
   }
 
@@ -90,7 +133,8 @@ private:
   std::map<int, const int32_t *> byDevice;
 
   /// The current device's copy of what `fill` makes (a host vector of
-  /// int32_t), made on first use.
+  /// int32_t, which fill(vector) fills, returning cudaSuccess or why not),
+  /// made on first use.
   template <typename Fill> cudaError_t get(const int32_t **out, Fill fill) {
     int device = 0;
     cudaError_t status = cudaGetDevice(&device);
@@ -99,7 +143,9 @@ private:
     std::lock_guard<std::mutex> guard(lock);
     auto it = byDevice.find(device);
     if (it == byDevice.end()) {
-      const std::vector<int32_t> values = fill();
+      std::vector<int32_t> values;
+      if (status = fill(values); status != cudaSuccess)
+        return status;
       void *copy = nullptr;
       status = detail::uploadOutsideCapture(values.data(), values.size() * sizeof(int32_t),
                                             &copy);

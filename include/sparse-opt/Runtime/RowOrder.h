@@ -71,6 +71,16 @@ void sopt_csr_block_windows(const int32_t *positions, const int32_t *coordinates
  * searching the positions for the rows their entries are in. */
 void sopt_csr_entry_rows(const int32_t *positions, int64_t rows, int32_t *entry_rows);
 
+/* Writes to order[0..positions[rows]-1] S's entries in column-panel
+ * order: those whose column lies in [0, panel) row by row, then those in
+ * [panel, 2 panel), and so on, each panel's in S's order. The SDDMM tiles
+ * taken by panels (launchSddmmPanels) read their entries in this order, so
+ * that each SM gathers the rows of B of a few panels only. Always a
+ * permutation of the entries: a column outside [0, cols) counts as the
+ * nearest panel. */
+void sopt_csr_panel_order(const int32_t *positions, const int32_t *coordinates, int64_t rows,
+                          int64_t cols, int64_t panel, int32_t *order);
+
 /* The segments of `segment` entries that the row-tile SpMM cuts its long
  * rows into (launchSpmm's RowSegments), so that a graph's hub rows are
  * summed by many tile groups instead of one: the long rows are the first

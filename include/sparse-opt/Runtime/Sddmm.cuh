@@ -96,34 +96,22 @@ __device__ __forceinline__ void transposedButterfly(float (&dot)[N], int part) {
   }
 }
 
-/// The tile of 32 nonzeros starting at `first` (in row `firstRow`), one
-/// output per lane in the end (see the file comment). Called by whole warps.
+/// The 32 outputs of a warp, one per lane in the end (see the file
+/// comment): lane j names entry `entry` of S, in row `entryRow` (-1: none)
+/// and column `entryColumn`. Called by whole warps.
 template <int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane, typename T,
           typename Epilogue>
 __device__ __forceinline__ void
-sddmmLaneOutputs(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
-                 int32_t k, T *__restrict__ out, const Epilogue &epilogue, int64_t first,
-                 const int32_t *__restrict__ entryRows) {
+sddmmLaneOutputsOf(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                   int32_t k, T *__restrict__ out, const Epilogue &epilogue, int32_t entry,
+                   int32_t entryRow, int32_t entryColumn) {
   constexpr int kLanes = ThreadsPerNonzero;
   constexpr int kGroups = 32 / kLanes;
   constexpr unsigned kWarp = 0xffffffffu;
   const int lane = threadIdx.x % 32;
   const int group = lane / kLanes, part = lane % kLanes;
-  // Lane j's entry, first + j: its row (-1 past the end) and column.
-  const int64_t entry = first + lane;
-  const bool stored = entry < s.nnz;
-  int32_t entryRow = -1;
-  if (entryRows) { // prepared: one coalesced load instead of a search
-    if (stored)
-      entryRow = entryRows[entry];
-  } else {
-    const int64_t firstRow = findRowByWarp(s.positions, s.rows, int32_t(first)); // whole warp
-    if (stored)
-      entryRow = int32_t(rowOfEntry(s.positions, firstRow, int32_t(entry)));
-  }
-  const int32_t entryColumn = stored ? s.coordinates[entry] : 0;
 
-  // Output o of this group is entry first + o * kGroups + group.
+  // Output o of this group is lane o * kGroups + group's entry.
   float dot[kLanes];
   float a[VectorsPerLane][VectorWidth];
   int32_t loadedRow = -1;
@@ -161,10 +149,34 @@ sddmmLaneOutputs(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__re
   const int source = part * kGroups + group;
   const int32_t row = __shfl_sync(kWarp, entryRow, source);
   const int32_t column = __shfl_sync(kWarp, entryColumn, source);
-  if (row >= 0) {
-    const int64_t e = first + source;
+  const int32_t e = __shfl_sync(kWarp, entry, source);
+  if (row >= 0)
     out[e] = fromFloat<T>(epilogue(row, column, e, dot[0], toFloat(s.values[e])));
+}
+
+/// The tile of 32 nonzeros starting at `first`, one output per lane in the
+/// end (see the file comment). Called by whole warps.
+template <int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane, typename T,
+          typename Epilogue>
+__device__ __forceinline__ void
+sddmmLaneOutputs(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                 int32_t k, T *__restrict__ out, const Epilogue &epilogue, int64_t first,
+                 const int32_t *__restrict__ entryRows) {
+  // Lane j's entry, first + j: its row (-1 past the end) and column.
+  const int64_t entry = first + threadIdx.x % 32;
+  const bool stored = entry < s.nnz;
+  int32_t entryRow = -1;
+  if (entryRows) { // prepared: one coalesced load instead of a search
+    if (stored)
+      entryRow = entryRows[entry];
+  } else {
+    const int64_t firstRow = findRowByWarp(s.positions, s.rows, int32_t(first)); // whole warp
+    if (stored)
+      entryRow = int32_t(rowOfEntry(s.positions, firstRow, int32_t(entry)));
   }
+  const int32_t entryColumn = stored ? s.coordinates[entry] : 0;
+  sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(
+      s, lhs, rhs, k, out, epilogue, stored ? int32_t(entry) : 0, entryRow, entryColumn);
 }
 
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,

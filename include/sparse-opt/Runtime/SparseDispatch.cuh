@@ -14,6 +14,7 @@
 
 #include "sparse-opt/Runtime/Sddmm.cuh"
 #include "sparse-opt/Runtime/SddmmBlocks.cuh"
+#include "sparse-opt/Runtime/SddmmPanels.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 #include "sparse-opt/Runtime/Spmm.cuh"
 #include "sparse-opt/Runtime/SpmmBlocks.cuh"
@@ -96,9 +97,22 @@ cudaError_t spmmWithSlice(const SpmmSchedule &s, const CsrMatrix<T> &a, const T 
 template <typename T, int Threads, int Vector, int Vectors>
 cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
                              const T *rhs, int64_t k, T *out, cudaStream_t stream,
-                             const int32_t *entryRows) {
+                             const int32_t *entryRows, const int32_t *panelOrder) {
   constexpr int kGroups = 32 / Threads;
   if constexpr (Vector * sizeof(T) <= 16 && Vector * Vectors <= kMaxSddmmElementsPerLane) {
+    if (s.columnPanel > 0 && s.tileNonzeros == 32) {
+      if (panelOrder && entryRows)
+        return launchSddmmPanels<T, Threads, Vector, Vectors>(
+            p, lhs, rhs, k, out, s.tilesPerBlock, stream, ScaleByPattern{}, entryRows,
+            panelOrder);
+      // Without the order the same tiles run in S's order, in blocks of
+      // the usual size.
+      SddmmSchedule natural = s;
+      natural.columnPanel = 0;
+      natural.tilesPerBlock = std::min(s.tilesPerBlock, kMaxSparseThreadsPerBlock / 32);
+      return sddmmWithVectors<T, Threads, Vector, Vectors>(natural, p, lhs, rhs, k, out, stream,
+                                                           entryRows, nullptr);
+    }
     if (s.tileNonzeros == kGroups)
       return launchSddmm<T, Threads, Vector, Vectors, kGroups>(p, lhs, rhs, k, out,
                                                                s.tilesPerBlock, stream, {},
@@ -118,27 +132,27 @@ cudaError_t sddmmWithVectors(const SddmmSchedule &s, const CsrMatrix<T> &p, cons
 template <typename T, int Threads, int Vector>
 cudaError_t sddmmWithVector(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
                             const T *rhs, int64_t k, T *out, cudaStream_t stream,
-                            const int32_t *entryRows) {
+                            const int32_t *entryRows, const int32_t *panelOrder) {
   // The fewest vectors per lane (a power of two) that cover k.
   const int64_t needed = (k + int64_t(Threads) * Vector - 1) / (int64_t(Threads) * Vector);
-  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, stream, entryRows);
-  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, stream, entryRows);
+  if (needed <= 1) return sddmmWithVectors<T, Threads, Vector, 1>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 2) return sddmmWithVectors<T, Threads, Vector, 2>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 4) return sddmmWithVectors<T, Threads, Vector, 4>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 8) return sddmmWithVectors<T, Threads, Vector, 8>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 16) return sddmmWithVectors<T, Threads, Vector, 16>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 32) return sddmmWithVectors<T, Threads, Vector, 32>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  if (needed <= 64) return sddmmWithVectors<T, Threads, Vector, 64>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
   return cudaErrorInvalidValue;
 }
 
 template <typename T, int Threads>
 cudaError_t sddmmWithThreads(const SddmmSchedule &s, const CsrMatrix<T> &p, const T *lhs,
                              const T *rhs, int64_t k, T *out, cudaStream_t stream,
-                             const int32_t *entryRows) {
+                             const int32_t *entryRows, const int32_t *panelOrder) {
   switch (s.vectorWidth) {
-  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, stream, entryRows);
-  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, stream, entryRows);
-  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, stream, entryRows);
+  case 1: return sddmmWithVector<T, Threads, 1>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 2: return sddmmWithVector<T, Threads, 2>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 4: return sddmmWithVector<T, Threads, 4>(s, p, lhs, rhs, k, out, stream, entryRows, panelOrder);
   }
   return cudaErrorInvalidValue;
 }
@@ -194,6 +208,9 @@ cudaError_t runSpmm(const SpmmSchedule &s, const CsrMatrix<T> &a, const T *b, in
 /// serves the (A · B) form with a ByLength schedule; `columnWindows`, if
 /// given, the dense blocks (sopt_csr_column_windows for s.blockSize);
 /// `entryRows`, if given, the tiles of nonzeros (sopt_csr_entry_rows);
+/// `panelOrder`, if given, the tiles of a schedule with a column panel
+/// (sopt_csr_panel_order for s.columnPanel; without it, or without
+/// `entryRows`, those tiles run in S's order);
 /// `workspace`: sddmmWorkspaceElements(s, n, k, sizeof(T)) elements,
 /// required with s.transposeRhsFirst (Bᵀ), otherwise optional (the f32
 /// 64 x 64 blocks' split B, launchSddmmBlocks); `occupied`, if given, the
@@ -205,7 +222,7 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                      const int32_t *rowOrder, cudaStream_t stream,
                      const int32_t *columnWindows = nullptr,
                      const int32_t *entryRows = nullptr, T *workspace = nullptr,
-                     OccupiedBlocks occupied = {}) {
+                     OccupiedBlocks occupied = {}, const int32_t *panelOrder = nullptr) {
   if (!checkSddmmSchedule(s, k, transposeRhs, sizeof(T)).empty())
     return cudaErrorInvalidValue;
   if (s.transposeRhsFirst) {
@@ -223,7 +240,7 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                   ? workspace + pattern.cols * k
                   : nullptr;
     return runSddmm(transposed, pattern, lhs, workspace, k, /*transposeRhs=*/true, out, rowOrder,
-                    stream, columnWindows, entryRows, rest, occupied);
+                    stream, columnWindows, entryRows, rest, occupied, panelOrder);
   }
   if (s.tiling == SddmmTiling::DenseBlocks) {
     if constexpr (sizeof(T) == 2 || std::is_same_v<T, float>) {
@@ -244,12 +261,12 @@ cudaError_t runSddmm(const SddmmSchedule &s, const CsrMatrix<T> &pattern, const 
                              s.rowOrder == RowOrder::ByLength ? rowOrder : nullptr,
                              s.tilesPerBlock, stream);
   switch (s.threadsPerNonzero) {
-  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, stream, entryRows);
-  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, stream, entryRows);
-  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, stream, entryRows);
-  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, stream, entryRows);
-  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, stream, entryRows);
-  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, stream, entryRows);
+  case 1: return detail::sddmmWithThreads<T, 1>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 2: return detail::sddmmWithThreads<T, 2>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 4: return detail::sddmmWithThreads<T, 4>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 8: return detail::sddmmWithThreads<T, 8>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 16: return detail::sddmmWithThreads<T, 16>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
+  case 32: return detail::sddmmWithThreads<T, 32>(s, pattern, lhs, rhs, k, out, stream, entryRows, panelOrder);
   }
   return cudaErrorInvalidValue;
 }

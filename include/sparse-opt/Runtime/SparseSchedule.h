@@ -158,6 +158,10 @@ struct SddmmSchedule {
   /// With DenseBlocks: blocks that share each output block's k, a cluster
   /// that adds their products (1 or 2; sm_90 and newer, elsewhere 1).
   int kSplits = 1;
+  /// With tiles of 32 nonzeros (B transposed): the tiles take S's entries
+  /// in column-panel order, panels of this many columns, one block per SM
+  /// (SddmmPanels.cuh); 0: in S's order.
+  int columnPanel = 0;
   /// (A · B) ⊙ S only: transpose B into the workspace first
   /// (sddmmWorkspaceElements) and run the (A · Bᵀ) ⊙ S schedule above on it.
   bool transposeRhsFirst = false;
@@ -230,6 +234,11 @@ SddmmSchedule chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
 std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes);
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
+
+/// The most warps a block of the SDDMM tiles taken by column panels may
+/// have for this k (SddmmPanels.cuh): 32 where a lane holds at most 16
+/// elements of A (64 registers), else 16.
+int sddmmPanelMaxWarps(const SddmmSchedule &s, int64_t k);
 
 /// Elements of the workspace an SDDMM with n columns under `s` uses, of
 /// the product's element type: n k for Bᵀ with `transposeRhsFirst` (then

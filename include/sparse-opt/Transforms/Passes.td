@@ -290,7 +290,14 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     sparse SDDMM of at least 33792
     nonzeros (in f32 also 6e6 products) takes tiles of 32 nonzeros
     (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit)
-    outputs per lane group. An SDDMM without `transpose_rhs` (`B[k, n]`)
+    outputs per lane group. With a pattern file, f32 tiles of 32 from 50688
+    nonzeros (12 tiles per SM of an H100) take the entries by column panels
+    (`column_panel`: 128 columns where a row of `B` takes 1 KB or less,
+    else 64, twice that for patterns of 16 times as many rows as columns;
+    twice the lanes per output, one block per SM) where each row holds 3
+    entries or more per panel on average and `B` spans two panels or more,
+    so that each SM's L1 serves the rows of `B` it gathers (the order is
+    made on the generated code's first call). An SDDMM without `transpose_rhs` (`B[k, n]`)
     gets the schedule of the transposed form with `transpose_rhs_first`
     (`B` copied into `Bᵀ` by the kernel's host code first), unless a known
     pattern has fewer entries than a tenth of `B`'s columns: then one lane

@@ -79,6 +79,7 @@ static_assert(int(SpmmTiling::RowTiles) == int(::sopt::SpmmTiling::RowTiles) &&
   s.rowOrder = toRuntimeRowOrder(attr.getRowOrder());
   s.blockSize = attr.getBlockSize();
   s.kSplits = attr.getKSplits();
+  s.columnPanel = attr.getColumnPanel();
   s.transposeRhsFirst = attr.getTransposeRhsFirst();
   return s;
 }
@@ -100,7 +101,7 @@ SddmmScheduleAttr getSddmmScheduleAttr(MLIRContext *context,
   return SddmmScheduleAttr::get(context, tiling, s.tileNonzeros, s.threadsPerNonzero,
                                 s.tilesPerBlock, s.vectorWidth,
                                 fromRuntimeRowOrder(s.rowOrder), s.blockSize, s.kSplits,
-                                s.transposeRhsFirst);
+                                s.columnPanel, s.transposeRhsFirst);
 }
 
 int getScheduleElementBytes(Type elementType) {

@@ -161,6 +161,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   if (usesSparseKernels)
     source << "#include <algorithm>\n\n#include \"sparse-opt/Runtime/Sddmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SddmmBlocks.cuh\"\n"
+              "#include \"sparse-opt/Runtime/SddmmPanels.cuh\"\n"
               "#include \"sparse-opt/Runtime/Spmm.cuh\"\n"
               "#include \"sparse-opt/Runtime/SpmmBlocks.cuh\"\n"
               "#include \"sparse-opt/Runtime/SpmmSlices.cuh\"\n"

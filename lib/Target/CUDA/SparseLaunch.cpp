@@ -309,6 +309,24 @@ std::string emitEntryRows(const KnownPattern &pattern, StringRef name,
   return name.str();
 }
 
+/// The column-panel order (sopt::columnPanelOrder) of an SDDMM pattern
+/// known at compile time, as the expression of a device pointer: made on
+/// the first call on each device (sopt::DeviceTable::panelOrder) from the
+/// compile-time positions (`positionsTable`, emitted by emitEntryRows) and
+/// the caller's columns, which the generated code does not hold.
+std::string emitPanelOrder(const KnownPattern &pattern, int64_t panel, StringRef name,
+                           StringRef positionsTable, const CsrExpressions &csr,
+                           SparseLaunchText &text) {
+  text.statics += llvm::formatv("static sopt::DeviceTable {0}_device;\n\n", name).str();
+  text.body += llvm::formatv(
+      "    // {3}'s entries by panels of {2} columns, read once from the caller's columns.\n"
+      "    const int32_t *{0} = nullptr;\n"
+      "    SOPT_TRY({0}_device.panelOrder({1}_positions_host, {4}, {5}, {2}, {6}, &{0}));\n",
+      name, positionsTable, panel, pattern.path, pattern.csr.rows, pattern.csr.cols,
+      csr.coordinates);
+  return name.str();
+}
+
 /// The launcher's trailing arguments: the epilogue (`epilogueArg`, ", f{...}"
 /// or empty for the default), then a prepared table's pointer if there is
 /// one; the default epilogue is then named, since the table follows it.
@@ -664,20 +682,39 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   // At least one vector per lane: with k = 0 the kernel then sums nothing.
   int64_t vectorsPerLane = std::max<int64_t>(1, (k + lanesTimesVector - 1) / lanesTimesVector);
+  // Without the pattern a column panel has no order to take: S's order, in
+  // blocks of the usual size (as runSddmm does).
+  const bool panels = s.columnPanel > 0 && prepared;
+  const int warps = s.columnPanel > 0 && !prepared
+                        ? std::min(s.tilesPerBlock, ::sopt::kMaxSparseThreadsPerBlock / 32)
+                        : s.tilesPerBlock;
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
       "nonzeros, {4} per nonzero, vectors of {5}, {6} warps per block, {8}\n",
       type.getDimSize(0), type.getDimSize(1), k, s.tileNonzeros,
       s.threadsPerNonzero == 1 ? std::string("1 lane")
                                : std::to_string(s.threadsPerNonzero) + " lanes",
-      s.vectorWidth, s.tilesPerBlock, summary,
+      s.vectorWidth, warps, summary,
       prepared ? "entries' rows from the compile-time pattern" : "entries' rows searched");
   std::string tail = epilogueAndTable(epilogueArg, entryRows);
+  if (panels) {
+    std::string order = emitPanelOrder(known, s.columnPanel, tablePrefix.str() + "_panel_order",
+                                       entryRows, pattern, text);
+    text.body += llvm::formatv(
+        "    // ... taken by panels of {0} columns, one block of {1} warps per SM\n",
+        s.columnPanel, s.tilesPerBlock);
+    text.body += llvm::formatv(
+        "    SOPT_TRY((sopt::launchSddmmPanels<{0}, {1}, {2}, {3}>({4}, {5}, {6}, {7}, {8}, "
+        "{9}, stream{10}, {11})));\n",
+        element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, matrix, lhs, rhsRows, k,
+        out, s.tilesPerBlock, tail, order);
+    return text;
+  }
   text.body += llvm::formatv(
       "    SOPT_TRY((sopt::launchSddmm<{0}, {1}, {2}, {3}, {4}>({5}, {6}, {7}, {8}, {9}, "
       "{10}, stream{11})));\n",
       element, s.threadsPerNonzero, s.vectorWidth, vectorsPerLane, s.tileNonzeros, matrix,
-      lhs, rhsRows, k, out, s.tilesPerBlock, tail);
+      lhs, rhsRows, k, out, warps, tail);
   return text;
 }
 

@@ -248,6 +248,7 @@ func.func @sddmm(%a: tensor<8x4xf32>, %b: tensor<4x16xf32>, %bt: tensor<16x4xf32
 // CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #[[CSR]]> -> tensor<8x8xf32, #[[CSR]]>
 // CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, block_size = 32>} : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #[[CSR]]> -> tensor<8x8xf32, #[[CSR]]>
 // CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, k_splits = 2>} : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #[[CSR]]> -> tensor<8x8xf32, #[[CSR]]>
+// CHECK: sopt.sddmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 16, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 128>} : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #[[CSR]]> -> tensor<8x8xf32, #[[CSR]]>
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 2, vector_width = 4, row_order = natural, row_splits = 4, tile_order = by_column>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks, block_rows = 32>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
 // CHECK: sopt.spmm %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 1, vector_width = 1, row_order = natural, tiling = dense_blocks>} : tensor<8x8xf32, #[[CSR]]>, tensor<8x64xf32> -> tensor<8x64xf32>
@@ -279,6 +280,11 @@ func.func @scheduled(%w: tensor<8x8xf32, #CSR>, %x: tensor<8x64xf32>,
   %split = sopt.sddmm %x, %x, %w transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks,
       tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural,
       k_splits = 2>}
+      : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #CSR> -> tensor<8x8xf32, #CSR>
+  // column_panel likewise (0 not printed); with it up to 32 warps a block.
+  %panels = sopt.sddmm %x, %x, %w transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32,
+      threads_per_nonzero = 16, tiles_per_block = 32, vector_width = 4, row_order = natural,
+      column_panel = 128>}
       : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #CSR> -> tensor<8x8xf32, #CSR>
   // row_splits and tile_order may be left out (1 and by_row, as above, are
   // not printed) or given.

@@ -3,8 +3,9 @@
 // storage, the awkward patterns under the compiler's schedule, the dense
 // tensor-core blocks (32 x 32, 64 x 64; in f32 with a workspace also the
 // TMA-fed 64 x 64 or 128 x 64) and hand-picked ones (every lane count per
-// output, one and two outputs per group), each also with what is prepared
-// once per pattern (column windows, occupied blocks, entries' rows), a
+// output, one and two outputs per group, tiles of 32 taken by column
+// panels), each also with what is prepared once per pattern (column
+// windows, occupied blocks, entries' rows, the panel order), a
 // banded pattern whose blocks are mostly empty, inner dimensions that are
 // odd or not a multiple of the lanes. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
@@ -41,7 +42,8 @@ std::string describe(const ::sopt::SddmmSchedule &s) {
            (s.kSplits > 1 ? " k_splits=" + std::to_string(s.kSplits) : "");
   return "tile=" + std::to_string(s.tileNonzeros) + "/" + std::to_string(s.threadsPerNonzero) +
          " v" + std::to_string(s.vectorWidth) + " x" + std::to_string(s.tilesPerBlock) +
-         (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "");
+         (s.rowOrder == ::sopt::RowOrder::ByLength ? " by_length" : "") +
+         (s.columnPanel > 0 ? " panel=" + std::to_string(s.columnPanel) : "");
 }
 
 template <typename T>
@@ -83,7 +85,8 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
     const int64_t workspaceElements =
         ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T));
     Tensor<T> workspace{static_cast<size_t>(workspaceElements)};
-    std::vector<T> withoutWorkspace;
+    std::vector<T> withoutWorkspace, searched;
+    const bool panels = schedule.columnPanel > 0;
     for (int pass = 0; pass < 4; ++pass) {
       const bool prepared = pass > 0, listed = pass == 3;
       const bool planes = pass == 2 || (listed && required == 0 && workspaceElements > 0);
@@ -98,15 +101,25 @@ void check(Report &report, const Pattern &p, int64_t k, bool transposeRhs,
                                : s.columnWindows(schedule.blockSize),
           prepared && !blocks ? s.entryRows.device : nullptr,
           planes || required > 0 ? workspace.device : nullptr,
-          listed ? s.occupiedBlocks(schedule.blockSize) : ::sopt::OccupiedBlocks{}));
+          listed ? s.occupiedBlocks(schedule.blockSize) : ::sopt::OccupiedBlocks{},
+          prepared && panels ? s.panelOrder(schedule.columnPanel) : nullptr));
       CHECK_CUDA(cudaDeviceSynchronize());
       d.download();
       const std::string variant =
           prepared ? (blocks ? std::string(planes ? " windows+planes" : " windows") +
                                    (listed ? "+occupied" : "")
-                             : " entry rows")
+                             : panels ? " entry rows+panel order" : " entry rows")
                    : "";
       report.check(name + variant, errorAgainstScale(d.values, ref, magnitude), tolerance<T>());
+      // Taken by panels or, without the order, in S's order: the same sums.
+      if (panels && pass == 0)
+        searched = d.host;
+      if (panels && pass == 1) {
+        size_t differing = 0;
+        for (size_t i = 0; i < d.host.size(); ++i)
+          differing += std::memcmp(&d.host[i], &searched[i], sizeof(T)) != 0;
+        report.check(name + variant + " bits", double(differing), 0.0);
+      }
       if (pass == 1)
         withoutWorkspace = d.host;
       if (pass >= 2) {
@@ -174,6 +187,20 @@ std::vector<::sopt::SddmmSchedule> schedulesFor(const Pattern &p, int64_t k, boo
           out.push_back(s);
       }
   }
+  // Tiles of 32 taken by column panels, of a few columns (many panels, some
+  // empty) and of 64, as many warps per block as fit.
+  for (int threads : {8, 16, 32})
+    for (int panel : {7, 64})
+      for (int vector : {4, 1}) {
+        ::sopt::SddmmSchedule s;
+        s.threadsPerNonzero = threads, s.tileNonzeros = 32, s.columnPanel = panel;
+        s.vectorWidth = vector;
+        s.tilesPerBlock = ::sopt::sddmmPanelMaxWarps(s, k);
+        if (::sopt::checkSddmmSchedule(s, k, true, bytes).empty()) {
+          out.push_back(s);
+          break; // the widest vector k allows
+        }
+      }
   return out;
 }
 

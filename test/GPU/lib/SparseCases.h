@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <dirent.h>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -192,6 +193,18 @@ template <typename T> struct DeviceCsr {
     const Tensor<int32_t> &list = block == 32 ? occupied32 : occupied64;
     return {list.device, int64_t(list.size)};
   }
+  /// The entries by panels of `panel` columns (sopt_csr_panel_order),
+  /// prepared on first use per panel width.
+  const int32_t *panelOrder(int panel) {
+    auto [at, added] = panelOrders.try_emplace(panel, pattern.coordinates.size());
+    if (added) {
+      std::vector<int32_t> entries(pattern.coordinates.size());
+      sopt_csr_panel_order(pattern.positions.data(), pattern.coordinates.data(), pattern.rows,
+                           pattern.cols, panel, entries.data());
+      upload(at->second, entries);
+    }
+    return at->second.device;
+  }
   ::sopt::CsrMatrix<T> view() const {
     ::sopt::CsrMatrix<T> m;
     m.rows = pattern.rows, m.cols = pattern.cols, m.nnz = pattern.nnz();
@@ -201,6 +214,7 @@ template <typename T> struct DeviceCsr {
   }
 
 private:
+  std::map<int, Tensor<int32_t>> panelOrders;
   static size_t occupiedCount(const Pattern &p, int block) {
     return size_t(sopt_csr_occupied_blocks(p.positions.data(), p.coordinates.data(), p.rows,
                                            p.cols, block, nullptr));

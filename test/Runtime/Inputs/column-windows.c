@@ -1,7 +1,8 @@
-/* sopt_csr_column_windows, sopt_csr_occupied_blocks, sopt_csr_block_windows
-   and sopt_csr_entry_rows from C (column-windows.test): prints each row's
-   windows, the occupied blocks and their windows (four rows at most) for
-   the block sizes given after the file, then every entry's row. */
+/* sopt_csr_column_windows, sopt_csr_occupied_blocks, sopt_csr_block_windows,
+   sopt_csr_panel_order and sopt_csr_entry_rows from C (column-windows.test):
+   prints each row's windows, the occupied blocks and their windows (four
+   rows at most) and the entries in panel order for the block sizes given
+   after the file, then every entry's row. */
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
 #include "read_pattern.h"
@@ -50,6 +51,14 @@ int main(int argc, char **argv) {
     }
     free(bounds);
     free(blocks);
+    /* The entries by panels of `block` columns, each panel's in S's order. */
+    int32_t *order = malloc(sizeof(int32_t) * (size_t)(m.nnz > 0 ? m.nnz : 1));
+    sopt_csr_panel_order(m.positions, m.coordinates, m.rows, m.cols, block, order);
+    printf("panel order %lld:", (long long)block);
+    for (int64_t e = 0; e < m.nnz; ++e)
+      printf(" %d", order[e]);
+    printf("\n");
+    free(order);
   }
   int32_t *rows = malloc(sizeof(int32_t) * (size_t)(m.nnz > 0 ? m.nnz : 1));
   sopt_csr_entry_rows(m.positions, m.rows, rows);

@@ -91,6 +91,17 @@ func.func @scores_known(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
   return %d : tensor<4x6xf32, #CSR>
 }
 
+// A column panel without the pattern: no order to take them in, so the
+// tiles run in S's order, in blocks of at most 8 warps.
+// CHECK: extern "C" cudaError_t scores_panels_unknown(
+// CHECK: tiles of 32 consecutive nonzeros, 4 lanes per nonzero, vectors of 4, 8 warps per block, entries' rows searched
+// CHECK-NEXT: SOPT_TRY((sopt::launchSddmm<float, 4, 4, 4, 32>({{.*}}, arg0, arg1, 64, result0_values, 8, stream)));
+func.func @scores_panels_unknown(%q: tensor<64x64xf32>, %k: tensor<48x64xf32>, %s: tensor<64x48xf32, #CSR>) -> tensor<64x48xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 4, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 16>}
+      : tensor<64x64xf32>, tensor<48x64xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
+  return %d : tensor<64x48xf32, #CSR>
+}
+
 // Dense tensor-core blocks (set by hand here; sopt-schedule-sparse picks
 // them for dense enough known patterns): one launch, the block side its only
 // parameter.

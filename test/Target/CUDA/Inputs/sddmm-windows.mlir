@@ -54,6 +54,19 @@ func.func @known_tiles(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
   return %e : tensor<4x6xf32, #CSR>
 }
 
+// The same tiles taken by column panels of 2 columns (set by hand; the pass
+// gives them to large f32 patterns): the generated code also makes the
+// entries' panel order on its first call, from the caller's columns.
+func.func @known_panels(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                        %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "tiny.smtx"},
+                        %scale: tensor<f32>) -> tensor<4x6xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 2>}
+      : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<4x6xf32>
+  %e = sopt.mul %d, %sb : tensor<4x6xf32, #CSR>, tensor<4x6xf32> -> tensor<4x6xf32, #CSR>
+  return %e : tensor<4x6xf32, #CSR>
+}
+
 // A banded pattern (band.smtx: 200 x 200, |i - j| <= 2) fills 19 of 49
 // blocks of 32 x 32 and 10 of 16 of 64 x 64: the generated code lists the
 // occupied ones and launches only those, in f16 32 x 32 blocks, f32 64 x 64

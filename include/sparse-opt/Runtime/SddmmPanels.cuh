@@ -1,0 +1,106 @@
+//===- SddmmPanels.cuh - SDDMM tiles taken panel by panel --------*- CUDA -*-===//
+//
+// D = epilogue((A · Bᵀ) ⊙ S) by the tiles of 32 nonzeros of Sddmm.cuh (one
+// output per lane in the end, the same sums in the same order), with S's
+// entries taken in column-panel order: all entries whose column falls in
+// the first `panel` columns, row by row, then the next panel's, and so on
+// (sopt_csr_panel_order, prepared once per pattern). One block per SM takes
+// a contiguous run of that order, so each SM's warps gather the rows of B
+// of one or two panels only, which its L1 then serves: in S's own order a
+// warp's 32 entries reach across all of B, and with B larger than L1
+// (512 columns of 256 floats: 512 KB) most rows come from L2 again.
+//
+// On the H100 (2026-11-27, f32, DLMC patterns of 5-10 % density whose
+// tiles number 12 or more per SM, same process, outputs bit for bit those
+// of the tiles in S's order with the same lanes per output): 1.10-1.19x the
+// chosen tiles at k = 1024 and 1.02-1.16x at k = 256; the same blocks in
+// S's order ran 0.89-0.97x, so the panels, not the blocks, make the
+// difference. Patterns of fewer tiles lose (0.34-0.91x): a warp's 32
+// outputs then run one after another where the tiles of 1-4 nonzeros the
+// rule gives them run side by side.
+//
+// Requirements (checked by launchSddmmPanels) as for launchSddmm, and the
+// order and entry rows prepared for this pattern.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
+#define SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
+
+#include "sparse-opt/Runtime/Sddmm.cuh"
+
+#include <cuda_runtime.h>
+
+namespace sopt {
+
+namespace sddmm_panels {
+
+/// The most threads a block may have: lanes that hold up to 16 elements of
+/// A fit 64 registers (1024 threads an SM), more need up to 128.
+template <int VectorWidth, int VectorsPerLane> constexpr int maxThreads() {
+  return VectorWidth * VectorsPerLane <= 16 ? 1024 : 512;
+}
+
+/// The streaming multiprocessors of the current device (one block each).
+inline cudaError_t multiprocessors(int *count) {
+  int device = 0;
+  cudaError_t status = cudaGetDevice(&device);
+  if (status == cudaSuccess)
+    status = cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device);
+  return status;
+}
+
+} // namespace sddmm_panels
+
+template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
+          typename Epilogue>
+__global__ void __launch_bounds__(sddmm_panels::maxThreads<VectorWidth, VectorsPerLane>(), 1)
+    sddmmPanelsKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
+                      int32_t k, T *__restrict__ out, Epilogue epilogue,
+                      const int32_t *__restrict__ entryRows, const int32_t *__restrict__ order,
+                      int64_t tilesPerBlock) {
+  const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  const int64_t tiles = (s.nnz + 31) / 32;
+  const int64_t begin = int64_t(blockIdx.x) * tilesPerBlock;
+  const int64_t end = begin + tilesPerBlock < tiles ? begin + tilesPerBlock : tiles;
+  for (int64_t tile = begin + threadIdx.x / 32; tile < end; tile += warps) {
+    const int64_t at = tile * 32 + lane;
+    const bool stored = at < s.nnz;
+    const int32_t entry = stored ? order[at] : 0;
+    sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(
+        s, lhs, rhs, k, out, epilogue, entry, stored ? entryRows[entry] : -1,
+        stored ? s.coordinates[entry] : 0);
+  }
+}
+
+/// Launches (A · Bᵀ) ⊙ S by tiles of 32 nonzeros in the column-panel
+/// `order` (sopt_csr_panel_order; any permutation of S's entries gives the
+/// same outputs), `warpsPerBlock` warps in each of one block per SM;
+/// `entryRows` as for launchSddmm (required here).
+template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
+          typename Epilogue = ScaleByPattern>
+cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64_t k,
+                              T *out, int warpsPerBlock, cudaStream_t stream,
+                              Epilogue epilogue, const int32_t *entryRows,
+                              const int32_t *order) {
+  constexpr int kMaxThreads = sddmm_panels::maxThreads<VectorWidth, VectorsPerLane>();
+  if (k % VectorWidth != 0 || k > int64_t(ThreadsPerNonzero) * VectorWidth * VectorsPerLane ||
+      warpsPerBlock < 1 || warpsPerBlock * 32 > kMaxThreads || s.rows < 0 ||
+      s.nnz > INT32_MAX || !entryRows || !order)
+    return cudaErrorInvalidValue;
+  if (s.rows == 0 || s.nnz == 0)
+    return cudaSuccess;
+  int blocks = 0;
+  if (cudaError_t status = sddmm_panels::multiprocessors(&blocks); status != cudaSuccess)
+    return status;
+  const int64_t tiles = (s.nnz + 31) / 32;
+  const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
+  sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>
+      <<<unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock), warpsPerBlock * 32, 0,
+         stream>>>(s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order, tilesPerBlock);
+  return cudaGetLastError();
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
