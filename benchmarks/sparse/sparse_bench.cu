@@ -1177,7 +1177,7 @@ struct DeviceMatrix {
       return nullptr;
     auto [at, added] = panelOrders.try_emplace(panel);
     if (added) {
-      std::vector<int32_t> order(size_t(nnz));
+      std::vector<int32_t> order(static_cast<size_t>(nnz));
       sopt_csr_panel_order(hostPositions.data(), hostCoordinates.data(), rows, cols, panel,
                            order.data());
       uploadTable(at->second, order);

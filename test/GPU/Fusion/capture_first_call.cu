@@ -1,6 +1,7 @@
 // Generated functions whose compile-time pattern tables (row order, row
-// segments, column windows, entries' rows expanded from the positions) are
-// copied to the device on first use, called for the first time while their
+// segments, column windows, entries' rows expanded from the positions, the
+// panel order made from the caller's columns) are copied to the device on
+// first use, called for the first time while their
 // stream is being captured into a CUDA graph (global capture mode): the
 // capture must succeed, the tables must not become part of the graph, and
 // two replays must give, bit for bit, what an eager call gives afterwards.
@@ -8,7 +9,7 @@
 // REQUIRES: cuda-gpu
 // RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
 // RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
-// CHECK-COUNT-4: first call captured, replays equal an eager call {{.*}} PASS
+// CHECK-COUNT-5: first call captured, replays equal an eager call {{.*}} PASS
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
@@ -64,5 +65,14 @@ int main(int argc, char **argv) {
     return scores_blocks_known(q40.device, k40.device, w.positions.device, w.coordinates.device,
                                w.values.device, nnz, scale.device, d40.device, s);
   });
+  // SDDMM tiles by column panels: the order is made from the caller's
+  // columns, read back outside the capture.
+  Tensor<float> dPanels(nnz);
+  checkCaptured(report, "scores_panels_known (entries' rows, panel order)", dPanels,
+                [&](cudaStream_t s) {
+                  return scores_panels_known(q40.device, k40.device, w.positions.device,
+                                             w.coordinates.device, w.values.device, nnz,
+                                             scale.device, dPanels.device, s);
+                });
   return report.exitCode();
 }

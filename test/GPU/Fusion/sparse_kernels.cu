@@ -2,7 +2,8 @@
 // (Inputs/sparse_kernels.mlir): a fused SpMM epilogue with a compile-time
 // pattern and row order, a bf16 SpMM with an odd width, SDDMM in both forms
 // (by tiles of a compile-time pattern, its entries' rows expanded on the
-// first call; by dense tensor-core blocks, with empty and dense blocks, in
+// first call, also taken by column panels, the order made from the
+// caller's columns on the first call; by dense tensor-core blocks, with empty and dense blocks, in
 // f32 64 x 64 blocks also with B's TF32 planes as a temporary, and over a
 // banded pattern only the blocks holding entries)
 // returning the pattern's values, SDDMM feeding SpMM, and SpMM by dense
@@ -254,6 +255,8 @@ int main(int argc, char **argv) {
   scoresKnown(report, patternFile, scores_blocks_known, "scores_blocks_known dense_blocks32, windows");
   scoresKnown(report, patternFile, scores_planes_known,
               "scores_planes_known dense_blocks64, windows + B planes");
+  scoresKnown(report, patternFile, scores_panels_known,
+              "scores_panels_known tiles by column panels, entry rows + panel order");
   // A banded pattern beside it: only its occupied blocks are launched.
   const std::string bandFile = patternFile.substr(0, patternFile.rfind('/') + 1) +
                                "band_300x257.smtx";

@@ -54,6 +54,20 @@ func.func @scores_blocks_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
   return %e : tensor<300x257xf32, #CSR>
 }
 
+// Tiles of 32 nonzeros taken by column panels of 64 columns (set by hand:
+// the pass gives them to larger patterns), with the scale fused: the
+// generated code makes the entries' panel order on its first call, from the
+// caller's columns.
+func.func @scores_panels_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
+                               %s: tensor<300x257xf32, #CSR> {sopt.sparsity_pattern = "pruned_300x257.smtx"},
+                               %scale: tensor<f32>) -> tensor<300x257xf32, #CSR> {
+  %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 64>}
+      : tensor<300x40xf32>, tensor<257x40xf32>, tensor<300x257xf32, #CSR> -> tensor<300x257xf32, #CSR>
+  %sb = sopt.broadcast %scale dims = [] : tensor<f32> -> tensor<300x257xf32>
+  %e = sopt.mul %d, %sb : tensor<300x257xf32, #CSR>, tensor<300x257xf32> -> tensor<300x257xf32, #CSR>
+  return %e : tensor<300x257xf32, #CSR>
+}
+
 // The same in f32 64 x 64 blocks (k a multiple of 4): the generated code
 // also allocates B's TF32 planes, and the runtime feeds the blocks by TMA.
 func.func @scores_planes_known(%q: tensor<300x40xf32>, %k: tensor<257x40xf32>,
