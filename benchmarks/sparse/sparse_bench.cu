@@ -2249,9 +2249,10 @@ std::string markdown(const Results &r, const Meta &meta, const Options &o,
         (o.flushL2 ? " (one call per sample after an L2 flush)" : "") +
         "; every implementation on the same inputs in this run. Random values in [-1, 1) "
         "for the sparse matrix and the dense operands (seed " + std::to_string(o.seed) +
-        "). Our row order (longest rows first), the SDDMM dense blocks' column windows and "
-        "the SDDMM tiles' entries' rows are prepared once per matrix on the host and not "
-        "timed; cuSPARSE's buffer is allocated and its preprocessing done before timing.\n\n";
+        "). Our row order (longest rows first), the SDDMM dense blocks' column windows, "
+        "the SDDMM tiles' entries' rows and their column-panel order are prepared once per "
+        "matrix on the host and not timed; cuSPARSE's buffer is allocated and its "
+        "preprocessing done before timing.\n\n";
   md += "## Summary\n\n" + summaryMarkdown(r, sums);
 
   const std::string prefix = commonPrefix(r);
