@@ -1158,9 +1158,7 @@ struct DeviceMatrix {
       std::vector<int32_t> table(2 * g.count + g.rows + 1);
       sopt_csr_row_segments(hostPositions.data(), hostOrder.data(), rows, entries, &g.rows,
                             table.data());
-      g.table.allocate(table.size() * sizeof(int32_t));
-      CUDA_TRY(cudaMemcpy(g.table.get(), table.data(), g.table.bytes(),
-                          cudaMemcpyHostToDevice));
+      uploadTable(g.table, table);
     }
     // Grown only between products of different n: no call holds the old one.
     const size_t partials = size_t(g.count) * size_t(n) * sizeof(float);
@@ -1202,11 +1200,15 @@ struct DeviceMatrix {
 };
 
 /// A table prepared once per pattern on the host, copied into `buffer`
-/// (synchronously: `host` may go out of scope right after).
+/// and complete on the device when this returns: a copy from pageable
+/// memory may return before its DMA lands, and the products run on a
+/// non-blocking stream that does not wait for the legacy stream (a panel
+/// order prepared right before its first call was once read half copied).
 void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host) {
   buffer.allocate(std::max<size_t>(host.size(), 1) * sizeof(int32_t));
   CUDA_TRY(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(int32_t),
                       cudaMemcpyHostToDevice));
+  CUDA_TRY(cudaDeviceSynchronize());
 }
 
 std::string cusparseMessage(const char *what, cusparseStatus_t s) {

@@ -59,15 +59,6 @@ constexpr double kDenseBlocksDensity32 = 0.08, kDenseBlocksWork32 = 3e7;
 /// faster in 32 x 32 blocks than in tiles (H100 sweep of 9c90ba0; the
 /// 2048 x 512 patterns at 10 %, 2.7e7 products, stay faster in tiles).
 constexpr double kDenseBlocksDensity32Filled = 0.15, kDenseBlocksWork32Filled = 1e7;
-/// ... and from kDenseBlocksDensity32 with less work, 2.5e7 products, when
-/// B is large (kDenseBlocksLargeRhsBytes): the tiles gather a row of B per
-/// output, and a larger B stays less in L1. On the H100 (explore,
-/// 2026-11-26) the 512 x 2048 DLMC patterns at 90 % with k = 256 (2.7e7
-/// products, B of 2 MB) ran 1.14x faster in 64 x 64 blocks than in tiles
-/// (12.5 against 14.2 us, both patterns); the 2048 x 512 ones at 90 % (B of
-/// 0.5 MB) 1.03-1.04x faster in tiles. (No pattern with less work was
-/// measured.)
-constexpr double kDenseBlocksWork32LargeRhs = 2.5e7, kDenseBlocksLargeRhsBytes = 1 << 20;
 /// 16-bit 64 x 64 blocks multiply by wgmma on sm_90a, 1.3-1.6x as fast as
 /// the mma.sync blocks the thresholds above were fitted with (k = 256 and
 /// 1024): they also take patterns from 4 % density (1.9 % from k = 1024,
@@ -261,10 +252,16 @@ constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
 /// panel holds 128 rows of B where they take 1 KB or less (128 KB in L1),
 /// else 64, twice that where S has 16 times as many rows as columns (the
 /// SMs then split each panel's rows among more blocks). H100, 2026-11-27,
-/// DLMC f32 patterns of 5-10 % density with 52 k-1.7 M nonzeros: 1.04-1.19x
-/// over S's order with the same lanes per output at k = 1024, 1.02-1.16x
-/// at k = 256, except 1.01x on the magnitude-pruned 2048 x 512 at 95 %
-/// (docs/benchmarks/sweeps, sddmm-column-panels.txt).
+/// the DLMC f32 patterns it takes (5-10 % density, 52-852 k nonzeros)
+/// against the tiles in S's order the rule gave them before: 1.15-1.21x at
+/// k = 1024 (7 patterns), 1.01-1.20x at k = 256 (12) in the benchmark of
+/// 891c4fe; the prototype's grid of panels, lanes and warps is in
+/// docs/benchmarks/sweeps/sddmm-column-panels.txt. The panels also
+/// replaced the dense blocks f32 patterns with a B of 1 MB or more took
+/// from 2.5e7 products (b59dc77: the 512 x 2048 DLMC patterns at 90 % with
+/// k = 256, 1.14x faster in 64 x 64 blocks than in tiles in S's order):
+/// by panels they ran 1.20-1.21x faster than in those blocks (explore of
+/// 891c4fe, H100, 2026-11-27).
 constexpr int64_t kPanelTilesPerSm = 12;
 constexpr double kPanelRowEntries = 3;
 
@@ -397,10 +394,8 @@ bool prefersDenseBlocks(const SparsityStats &stats, int64_t k, int elementBytes)
            longKBlocks;
   }
   if (elementBytes == 4) {
-    const bool largeRhs =
-        double(stats.cols) * double(k) * sizeof(float) >= kDenseBlocksLargeRhsBytes;
     return (density >= kDenseBlocksDensity32 &&
-            (work >= kDenseBlocksWork32 || (largeRhs && work >= kDenseBlocksWork32LargeRhs) ||
+            (work >= kDenseBlocksWork32 ||
              (k >= kSplitOverTilesK && longFewBlocks(stats, k, elementBytes)))) ||
            (density >= kDenseBlocksDensity32Filled && work >= kDenseBlocksWork32Filled &&
             denseBlocksFillGpu(stats, k, elementBytes));

@@ -22,7 +22,8 @@
 // sends the half of its sums its partner keeps and adds the half it keeps,
 // so P lanes reduce P sums with P - 1 shuffles instead of P * log2(P), and
 // lane p of a group ends with output p. The store is then one coalesced
-// row of 32 entries.
+// row of 32 entries. (SddmmPanels.cuh takes the same tiles in column-panel
+// order, through sddmmLaneOutputsOf.)
 //
 // A tile finds the rows of its entries in S's positions (a 32-way search by
 // the warp for the first, then a step forward per row crossed), dependent
