@@ -976,7 +976,7 @@ int sopt::sddmmPanelMaxWarps(const SddmmSchedule &s, int64_t k) {
   int64_t vectors = 1;
   while (vectors * span < k)
     vectors *= 2;
-  return s.vectorWidth * vectors <= 16 ? 32 : 16; // SddmmPanels.cuh's maxThreads
+  return sddmmPanelMaxThreads(s.vectorWidth * vectors) / 32;
 }
 
 std::string sopt::checkSddmmSchedule(const SddmmSchedule &s, int64_t k,

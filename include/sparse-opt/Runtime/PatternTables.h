@@ -37,28 +37,38 @@ namespace sopt {
 
 namespace detail {
 
+/// Copies `bytes` between host and device on a stream of its own and waits
+/// for it: the caller's stream, perhaps being captured, is not touched.
+/// (Called in relaxed capture mode.)
+inline cudaError_t copyOnOwnStream(void *to, const void *from, size_t bytes,
+                                   cudaMemcpyKind kind) {
+  if (bytes == 0)
+    return cudaSuccess;
+  cudaStream_t stream = nullptr;
+  cudaError_t status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  if (status == cudaSuccess)
+    status = cudaMemcpyAsync(to, from, bytes, kind, stream);
+  if (status == cudaSuccess)
+    status = cudaStreamSynchronize(stream);
+  if (stream)
+    cudaStreamDestroy(stream);
+  return status;
+}
+
 /// Copies `bytes` from `host` into a new device allocation, outside any
 /// stream capture of this thread.
 inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **device) {
   RelaxedCapture relaxed;
-  cudaError_t status = relaxed.status;
-  if (status != cudaSuccess)
-    return status;
-  cudaStream_t stream = nullptr;
   *device = nullptr;
-  status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  cudaError_t status = relaxed.status;
   if (status == cudaSuccess)
     status = cudaMalloc(device, bytes ? bytes : 1);
-  if (status == cudaSuccess && bytes)
-    status = cudaMemcpyAsync(*device, host, bytes, cudaMemcpyHostToDevice, stream);
   if (status == cudaSuccess)
-    status = cudaStreamSynchronize(stream);
+    status = copyOnOwnStream(*device, host, bytes, cudaMemcpyHostToDevice);
   if (status != cudaSuccess && *device) {
     cudaFree(*device);
     *device = nullptr;
   }
-  if (stream)
-    cudaStreamDestroy(stream);
   return status;
 }
 
@@ -66,18 +76,9 @@ inline cudaError_t uploadOutsideCapture(const void *host, size_t bytes, void **d
 /// stream capture of this thread.
 inline cudaError_t downloadOutsideCapture(const void *device, size_t bytes, void *host) {
   RelaxedCapture relaxed;
-  cudaError_t status = relaxed.status;
-  if (status != cudaSuccess || bytes == 0)
-    return status;
-  cudaStream_t stream = nullptr;
-  status = cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-  if (status == cudaSuccess)
-    status = cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream);
-  if (status == cudaSuccess)
-    status = cudaStreamSynchronize(stream);
-  if (stream)
-    cudaStreamDestroy(stream);
-  return status;
+  if (relaxed.status != cudaSuccess)
+    return relaxed.status;
+  return copyOnOwnStream(host, device, bytes, cudaMemcpyDeviceToHost);
 }
 
 } // namespace detail

@@ -35,12 +35,6 @@ namespace sopt {
 
 namespace sddmm_panels {
 
-/// The most threads a block may have: lanes that hold up to 16 elements of
-/// A fit 64 registers (1024 threads an SM), more need up to 128.
-template <int VectorWidth, int VectorsPerLane> constexpr int maxThreads() {
-  return VectorWidth * VectorsPerLane <= 16 ? 1024 : 512;
-}
-
 /// The streaming multiprocessors of the current device (one block each).
 inline cudaError_t multiprocessors(int *count) {
   int device = 0;
@@ -54,7 +48,7 @@ inline cudaError_t multiprocessors(int *count) {
 
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
           typename Epilogue>
-__global__ void __launch_bounds__(sddmm_panels::maxThreads<VectorWidth, VectorsPerLane>(), 1)
+__global__ void __launch_bounds__(sddmmPanelMaxThreads(VectorWidth * VectorsPerLane), 1)
     sddmmPanelsKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
                       const int32_t *__restrict__ entryRows, const int32_t *__restrict__ order,
@@ -83,7 +77,7 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
                               T *out, int warpsPerBlock, cudaStream_t stream,
                               Epilogue epilogue, const int32_t *entryRows,
                               const int32_t *order) {
-  constexpr int kMaxThreads = sddmm_panels::maxThreads<VectorWidth, VectorsPerLane>();
+  constexpr int kMaxThreads = sddmmPanelMaxThreads(VectorWidth * VectorsPerLane);
   if (k % VectorWidth != 0 || k > int64_t(ThreadsPerNonzero) * VectorWidth * VectorsPerLane ||
       warpsPerBlock < 1 || warpsPerBlock * 32 > kMaxThreads || s.rows < 0 ||
       s.nnz > INT32_MAX || !entryRows || !order)

@@ -235,9 +235,16 @@ std::string checkSpmmSchedule(const SpmmSchedule &s, int64_t n, int elementBytes
 std::string checkSddmmSchedule(const SddmmSchedule &s, int64_t k,
                                bool transposeRhs, int elementBytes);
 
-/// The most warps a block of the SDDMM tiles taken by column panels may
-/// have for this k (SddmmPanels.cuh): 32 where a lane holds at most 16
-/// elements of A (64 registers), else 16.
+/// The most threads a block of the SDDMM tiles taken by column panels
+/// (SddmmPanels.cuh, one block per SM) may have when each lane holds
+/// `elementsPerLane` elements of A: up to 16 fit 64 registers (1024
+/// threads an SM), more need up to 128 (512 threads).
+constexpr int sddmmPanelMaxThreads(int64_t elementsPerLane) {
+  return elementsPerLane <= 16 ? 1024 : 512;
+}
+
+/// The same in warps for schedule `s` and this k, with the elements of A a
+/// lane holds as runSddmm instantiates them (sddmmPanelMaxThreads / 32).
 int sddmmPanelMaxWarps(const SddmmSchedule &s, int64_t k);
 
 /// Elements of the workspace an SDDMM with n columns under `s` uses, of
