@@ -19,9 +19,20 @@
 // f32, as the staged kernel does, does not fit two blocks per SM): the
 // error is 1.0-1.7e-7 of the terms' magnitudes against 3-5e-8 there.
 //
+// Without a list of occupied blocks, and where the tiles number at least
+// the SMs, a thread block of 16 warps takes two tiles stacked in one
+// column: its two halves load the same fragments of B at the same time,
+// which one SM's L1 can then serve once (H100, 2026-11-27, the 22 DLMC 512 x 512
+// patterns, same process, outputs bit for bit the same: 1.04-1.10x at
+// k = 256 and 1.03-1.09x at k = 1024 together with the prepared entries
+// below; two tiles side by side, sharing A, gained nothing). Each warp
+// also loads the windows, columns and values of the rows it writes before
+// its fragments, so the products wait on one round trip to memory instead
+// of two after them.
+//
 // Requires sm_80 or newer (mma.sync on TF32). Vector loads need k a
 // multiple of 4 and A, B aligned to 16 bytes; otherwise each element is
-// loaded alone (sddmmDirectKernel<false>).
+// loaded alone (sddmmDirectKernel<Tiles, false>).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,8 +67,20 @@ __device__ __forceinline__ float4 loadFour(const float *__restrict__ matrix, int
 
 } // namespace sddmm_direct
 
-template <bool VectorLoads, typename Epilogue>
-__global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
+/// Thread block b's output tile of 32 x 32 (`tile` of `Tiles`): the
+/// listed or grid place for one tile a block, the grid's row pairs for two.
+template <int Tiles>
+__device__ __forceinline__ BlockPlace placeOfTile(const int32_t *__restrict__ occupied,
+                                                  int64_t columns, int tile) {
+  if constexpr (Tiles == 1)
+    return placeOfBlock(occupied, columns);
+  return {int64_t(blockIdx.y) * Tiles + tile, int64_t(blockIdx.x), columns, -1};
+}
+
+/// `Tiles` output tiles of 32 x 32 stacked in one column, eight warps each
+/// (launchSddmmDirect says when two).
+template <int Tiles, bool VectorLoads, typename Epilogue>
+__global__ void __launch_bounds__(Tiles * sddmm_direct::kWarps * 32, 2 / Tiles)
     sddmmDirectKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
                       const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
                       Epilogue epilogue, const int32_t *__restrict__ windows,
@@ -66,41 +89,61 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
   __trap(); // mma.sync on TF32 needs sm_80
 #else
   using namespace sddmm_direct;
-  __shared__ float partial[kWarps][kBlock][kBlock + 1];
-  __shared__ int32_t windowBegin[kBlock], windowEnd[kBlock];
+  // Each warp's sums, [Tiles * kWarps][kBlock][kBlock + 1] (dynamic: two
+  // tiles' outgrow the 48 KB of static shared memory).
+  extern __shared__ float directShared[];
+  auto partial = reinterpret_cast<float(*)[kBlock][kBlock + 1]>(directShared);
+  __shared__ int32_t windowBegin[Tiles][kBlock], windowEnd[Tiles][kBlock];
   // (rows and columns within int32: launchSddmmDirect checks.)
   const int32_t rows = int32_t(s.rows), cols = int32_t(s.cols);
-  const BlockPlace place = placeOfBlock(occupied, (cols + kBlock - 1) / kBlock);
+  const int tile = threadIdx.x / (kWarps * 32);
+  const BlockPlace place = placeOfTile<Tiles>(occupied, (cols + kBlock - 1) / kBlock, tile);
   const int32_t row0 = int32_t(place.row) * kBlock, col0 = int32_t(place.column) * kBlock;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warp = threadIdx.x / 32 % kWarps, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  float(*sums)[kBlock][kBlock + 1] = partial + tile * kWarps; // this tile's warps'
 
-  // Where each row's entries reach this block's columns (thread r: row r):
-  // prepared, or a search of the row.
-  int32_t begin = 0, end = 0;
-  if (threadIdx.x < kBlock) {
-    const int32_t row = row0 + int32_t(threadIdx.x);
-    if (row < rows) {
-      if (windows) {
-        const int32_t *at = place.window<kBlock>(windows, row0, int(threadIdx.x));
+  // Prepared windows: warp w writes rows w, w + 8, ... in the end, so it
+  // loads their windows, and lane j the column and value of each row's j-th
+  // entry in the block, before the fragments: the products then wait on
+  // one round trip to memory instead of two after them, and no barrier
+  // waits on the windows. (They come with the list of occupied blocks where
+  // some are empty, so a block without entries is only launched when the
+  // caller passes every block's windows.) A row holds at most 32 entries in
+  // 32 columns, barring duplicates: a row with more loads its window again
+  // in the end. Three registers a row (the fragments and sums take the
+  // rest): the entry (-1: none), its value, and its column in the block
+  // with bit 5 set for a row of more than 32.
+  constexpr int kRowsPerWarp = kBlock / kWarps, kMoreThan32 = 32;
+  int32_t entryOf[kRowsPerWarp], placeOf[kRowsPerWarp];
+  float value[kRowsPerWarp];
+  if (windows) {
+#pragma unroll
+    for (int i = 0; i < kRowsPerWarp; ++i) {
+      const int r = warp + kWarps * i;
+      int32_t begin = 0, end = 0;
+      if (row0 + r < rows) {
+        const int32_t *at = place.window<kBlock>(windows, row0, r);
         begin = at[0], end = at[1];
-      } else {
-        const int32_t first = s.positions[row], last = s.positions[row + 1];
-        begin = lowerBound(s.coordinates, first, last, col0); // SparseRow.cuh
-        end = lowerBound(s.coordinates, begin, last, int64_t(col0) + kBlock);
       }
+      const bool stored = begin + lane < end;
+      entryOf[i] = stored ? begin + lane : -1;
+      value[i] = stored ? s.values[begin + lane] : 0.f;
+      placeOf[i] = (stored ? s.coordinates[begin + lane] - col0 : 0) |
+                   (end - begin > 32 ? kMoreThan32 : 0);
     }
-  }
-  // Searched windows may leave the block without entries: it then leaves
-  // before the products. Prepared ones wait in registers until the products
-  // are done, so that their loads overlap the fragments' instead of a
-  // barrier waiting for them (1.02-1.04x at k = 256, 1.00-1.03x at k = 1024
-  // on the 512 x 512 DLMC patterns, H100, 2026-11-27); they come with the
-  // list of occupied blocks where some are empty, so a block without entries
-  // is only launched when the caller passes every block's windows.
-  if (!windows) {
-    if (threadIdx.x < kBlock)
-      windowBegin[threadIdx.x] = begin, windowEnd[threadIdx.x] = end;
-    if (!__syncthreads_or(threadIdx.x < kBlock && begin < end))
+  } else {
+    // Searched windows (thread r of a tile: row r) may leave the block
+    // without entries: it then leaves before the products.
+    const int r = threadIdx.x % (kWarps * 32);
+    int32_t begin = 0, end = 0;
+    if (r < kBlock && row0 + r < rows) {
+      const int32_t first = s.positions[row0 + r], last = s.positions[row0 + r + 1];
+      begin = lowerBound(s.coordinates, first, last, col0); // SparseRow.cuh
+      end = lowerBound(s.coordinates, begin, last, int64_t(col0) + kBlock);
+    }
+    if (r < kBlock)
+      windowBegin[tile][r] = begin, windowEnd[tile][r] = end;
+    if (!__syncthreads_or(r < kBlock && begin < end))
       return;
   }
 
@@ -153,22 +196,35 @@ __global__ void __launch_bounds__(sddmm_direct::kWarps * 32, 2)
     for (int ni = 0; ni < 4; ++ni)
 #pragma unroll
       for (int e = 0; e < 4; ++e)
-        partial[warp][16 * mi + g + 8 * (e / 2)][8 * ni + 2 * t + e % 2] = acc[mi][ni][e];
-  if (windows && threadIdx.x < kBlock)
-    windowBegin[threadIdx.x] = begin, windowEnd[threadIdx.x] = end;
+        sums[warp][16 * mi + g + 8 * (e / 2)][8 * ni + 2 * t + e % 2] = acc[mi][ni][e];
   __syncthreads();
 
   // Warp w writes rows w, w + 8, ...; each entry sums the warps' products.
-  for (int r = warp; r < kBlock; r += kWarps)
-    for (int32_t entry = windowBegin[r] + lane; entry < windowEnd[r]; entry += 32) {
-      const int32_t column = s.coordinates[entry];
-      const int at = int(column - col0);
-      float sum = 0;
+  auto store = [&](int r, int32_t entry, int32_t column, float pattern) {
+    const int at = int(column - col0);
+    float sum = 0;
 #pragma unroll
-      for (int w = 0; w < kWarps; ++w)
-        sum += partial[w][r][at];
-      out[entry] = epilogue(int64_t(row0) + r, column, entry, sum, s.values[entry]);
+    for (int w = 0; w < kWarps; ++w)
+      sum += sums[w][r][at];
+    out[entry] = epilogue(int64_t(row0) + r, column, entry, sum, pattern);
+  };
+  if (windows) {
+#pragma unroll
+    for (int i = 0; i < kRowsPerWarp; ++i) {
+      const int r = warp + kWarps * i;
+      if (entryOf[i] >= 0)
+        store(r, entryOf[i], col0 + (placeOf[i] & (kBlock - 1)), value[i]);
+      if (placeOf[i] & kMoreThan32) { // duplicates only
+        const int32_t *at = place.window<kBlock>(windows, row0, r);
+        for (int32_t entry = at[0] + 32 + lane; entry < at[1]; entry += 32)
+          store(r, entry, s.coordinates[entry], s.values[entry]);
+      }
     }
+  } else {
+    for (int r = warp; r < kBlock; r += kWarps)
+      for (int32_t entry = windowBegin[tile][r] + lane; entry < windowEnd[tile][r]; entry += 32)
+        store(r, entry, s.coordinates[entry], s.values[entry]);
+  }
 #endif
 }
 
@@ -190,15 +246,43 @@ cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const
     return cudaErrorInvalidValue;
   if (occupied.given() && occupied.count == 0)
     return cudaSuccess; // no entries, nothing to write
+  if (s.rows == 0 || s.cols == 0)
+    return cudaSuccess;
+  // Without a list of occupied blocks, where the tiles fill the device at
+  // two a block, a block takes two tiles stacked in one column: its warps
+  // load the same rows of B, which L1 then serves once for both.
+  int multiprocessors = 0;
+  if (!occupied.given()) {
+    int device = 0;
+    cudaError_t status = cudaGetDevice(&device);
+    if (status == cudaSuccess)
+      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
+    if (status != cudaSuccess)
+      return status;
+  }
+  const bool paired = !occupied.given() && rowBlocks >= 2 && rowBlocks * colBlocks >= multiprocessors;
+  const bool vectors = k % 4 == 0 && reinterpret_cast<uintptr_t>(lhs) % 16 == 0 &&
+                       reinterpret_cast<uintptr_t>(rhs) % 16 == 0;
+  auto launch = [&](auto kernel, int tiles, dim3 grid) {
+    const size_t shared = size_t(tiles) * kWarps * kBlock * (kBlock + 1) * sizeof(float);
+    cudaError_t status = cudaSuccess;
+    if (shared > 48 * 1024)
+      status = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    int(shared));
+    if (status != cudaSuccess)
+      return status;
+    kernel<<<grid, tiles * kWarps * 32, shared, stream>>>(s, lhs, rhs, k, out, epilogue,
+                                                          windows, occupied.list);
+    return cudaGetLastError();
+  };
+  if (paired) {
+    const dim3 grid(unsigned(colBlocks), unsigned((rowBlocks + 1) / 2));
+    return vectors ? launch(sddmmDirectKernel<2, true, Epilogue>, 2, grid)
+                   : launch(sddmmDirectKernel<2, false, Epilogue>, 2, grid);
+  }
   const dim3 grid = gridOfBlocks(occupied, rowBlocks, colBlocks);
-  auto aligned = [](const void *p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
-  if (k % 4 == 0 && aligned(lhs) && aligned(rhs))
-    sddmmDirectKernel<true><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
-                                                              windows, occupied.list);
-  else
-    sddmmDirectKernel<false><<<grid, kWarps * 32, 0, stream>>>(s, lhs, rhs, k, out, epilogue,
-                                                               windows, occupied.list);
-  return cudaGetLastError();
+  return vectors ? launch(sddmmDirectKernel<1, true, Epilogue>, 1, grid)
+                 : launch(sddmmDirectKernel<1, false, Epilogue>, 1, grid);
 }
 
 } // namespace sopt
