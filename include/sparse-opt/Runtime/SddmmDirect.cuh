@@ -232,7 +232,8 @@ __global__ void __launch_bounds__(Tiles * sddmm_direct::kWarps * 32, 2 / Tiles)
 /// `windows` as for launchSddmmBlocks (sopt_csr_column_windows for blocks
 /// of 32, or with `occupied` sopt_csr_block_windows of its list) or nullptr
 /// to search the rows; `occupied`, if given, the blocks of 32 x 32 holding
-/// entries (OccupiedBlocks.cuh), one thread block each.
+/// entries (OccupiedBlocks.cuh), one thread block each (without it, two
+/// tiles a thread block where they number at least the SMs).
 template <typename Epilogue>
 cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const float *rhs,
                               int32_t k, float *out, cudaStream_t stream, Epilogue epilogue,
@@ -248,9 +249,9 @@ cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const
     return cudaSuccess; // no entries, nothing to write
   if (s.rows == 0 || s.cols == 0)
     return cudaSuccess;
-  // Without a list of occupied blocks, where the tiles fill the device at
-  // two a block, a block takes two tiles stacked in one column: its warps
-  // load the same rows of B, which L1 then serves once for both.
+  // Without a list of occupied blocks, where the tiles number at least the
+  // SMs, a thread block takes two tiles stacked in one column (this file's
+  // comment); fewer tiles keep one a block, so that every SM gets one.
   int multiprocessors = 0;
   if (!occupied.given()) {
     int device = 0;
