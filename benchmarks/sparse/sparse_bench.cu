@@ -1119,7 +1119,17 @@ bool sameSchedule(const SddmmSchedule &a, const SddmmSchedule &b) {
 // The benchmark
 // ----------------------------------------------------------------------------
 
-void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host);
+/// A table prepared once per pattern on the host, copied into `buffer`
+/// and complete on the device when this returns: a copy from pageable
+/// memory may return before its DMA lands, and the products run on a
+/// non-blocking stream that does not wait for the legacy stream (a panel
+/// order prepared right before its first call was once read half copied).
+void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host) {
+  buffer.allocate(std::max<size_t>(host.size(), 1) * sizeof(int32_t));
+  CUDA_TRY(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(int32_t),
+                      cudaMemcpyHostToDevice));
+  CUDA_TRY(cudaDeviceSynchronize());
+}
 
 /// A matrix's pattern on the device, shared by every product measured on it.
 struct DeviceMatrix {
@@ -1198,18 +1208,6 @@ struct DeviceMatrix {
     return {(blockSize == 32 ? occupied32 : occupied64).as<int32_t>(), count};
   }
 };
-
-/// A table prepared once per pattern on the host, copied into `buffer`
-/// and complete on the device when this returns: a copy from pageable
-/// memory may return before its DMA lands, and the products run on a
-/// non-blocking stream that does not wait for the legacy stream (a panel
-/// order prepared right before its first call was once read half copied).
-void uploadTable(DeviceBuffer &buffer, const std::vector<int32_t> &host) {
-  buffer.allocate(std::max<size_t>(host.size(), 1) * sizeof(int32_t));
-  CUDA_TRY(cudaMemcpy(buffer.get(), host.data(), host.size() * sizeof(int32_t),
-                      cudaMemcpyHostToDevice));
-  CUDA_TRY(cudaDeviceSynchronize());
-}
 
 std::string cusparseMessage(const char *what, cusparseStatus_t s) {
   return std::string(what) + ": " + cusparseGetErrorString(s);

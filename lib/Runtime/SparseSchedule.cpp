@@ -262,7 +262,7 @@ constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
 /// k = 256, 1.14x faster in 64 x 64 blocks than in tiles in S's order):
 /// by panels they ran 1.20-1.21x faster than in those blocks (explore of
 /// 891c4fe, H100, 2026-11-27).
-constexpr int64_t kPanelTilesPerSm = 12;
+constexpr int64_t kPanelNonzeros = 12 * 132 * 32;
 constexpr double kPanelRowEntries = 3;
 
 /// Rows of A and B together from which 16-lane f32 tiles take two outputs
@@ -411,10 +411,10 @@ bool takesLaneTiles(const SparsityStats &stats, int64_t k, int elementBytes) {
   return elementBytes == 2 && stats.nnz >= kLaneTileNonzeros;
 }
 
-/// The column panel of f32 tiles of 32 nonzeros (kPanelTilesPerSm), 0
+/// The column panel of f32 tiles of 32 nonzeros (kPanelNonzeros), 0
 /// where S's own order serves.
 int sddmmColumnPanel(const SparsityStats &stats, int64_t k, int elementBytes) {
-  if (elementBytes != 4 || !stats.known() || stats.nnz < kPanelTilesPerSm * 132 * 32)
+  if (elementBytes != 4 || !stats.known() || stats.nnz < kPanelNonzeros)
     return 0;
   int64_t panel = k * elementBytes <= 1024 ? 128 : 64;
   if (stats.rows >= 16 * stats.cols)

@@ -27,24 +27,12 @@
 #ifndef SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
 #define SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
 
+#include "sparse-opt/Runtime/DeviceInfo.h"
 #include "sparse-opt/Runtime/Sddmm.cuh"
 
 #include <cuda_runtime.h>
 
 namespace sopt {
-
-namespace sddmm_panels {
-
-/// The streaming multiprocessors of the current device (one block each).
-inline cudaError_t multiprocessors(int *count) {
-  int device = 0;
-  cudaError_t status = cudaGetDevice(&device);
-  if (status == cudaSuccess)
-    status = cudaDeviceGetAttribute(count, cudaDevAttrMultiProcessorCount, device);
-  return status;
-}
-
-} // namespace sddmm_panels
 
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
           typename Epilogue>
@@ -84,8 +72,8 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return cudaErrorInvalidValue;
   if (s.rows == 0 || s.nnz == 0)
     return cudaSuccess;
-  int blocks = 0;
-  if (cudaError_t status = sddmm_panels::multiprocessors(&blocks); status != cudaSuccess)
+  int blocks = 0; // one a multiprocessor
+  if (cudaError_t status = currentMultiprocessors(&blocks); status != cudaSuccess)
     return status;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
