@@ -19,16 +19,17 @@
 // f32, as the staged kernel does, does not fit two blocks per SM): the
 // error is 1.0-1.7e-7 of the terms' magnitudes against 3-5e-8 there.
 //
-// Without a list of occupied blocks, and where the tiles number at least
-// the SMs, a thread block of 16 warps takes two tiles stacked in one
-// column: its two halves load the same fragments of B at the same time,
-// which one SM's L1 can then serve once (H100, 2026-11-27, the 22 DLMC 512 x 512
-// patterns, same process, outputs bit for bit the same: 1.04-1.10x at
-// k = 256 and 1.03-1.09x at k = 1024 together with the prepared entries
-// below; two tiles side by side, sharing A, gained nothing). Each warp
-// also loads the windows, columns and values of the rows it writes before
-// its fragments, so the products wait on one round trip to memory instead
-// of two after them.
+// Without a list of occupied blocks, where the pairs of tiles make one
+// wave over three quarters of the SMs or more (launchSddmmDirect), a
+// thread block of 16 warps takes two tiles stacked in one column: its two
+// halves load the same fragments of B at the same time, which one SM's L1
+// can then serve once (H100, 2026-11-27, the 22 DLMC 512 x 512 patterns,
+// same process, outputs bit for bit the same: 1.04-1.10x at k = 256 and
+// 1.03-1.09x at k = 1024 together with the prepared entries below; two
+// tiles side by side, sharing A, gained nothing). Each warp also loads the
+// windows, columns and values of the rows it writes before its fragments,
+// so the products wait on one round trip to memory instead of two after
+// them.
 //
 // Requires sm_80 or newer (mma.sync on TF32). Vector loads need k a
 // multiple of 4 and A, B aligned to 16 bytes; otherwise each element is
@@ -39,6 +40,7 @@
 #ifndef SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
 #define SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
 
+#include "sparse-opt/Runtime/DeviceInfo.h"
 #include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
@@ -233,7 +235,7 @@ __global__ void __launch_bounds__(Tiles * sddmm_direct::kWarps * 32, 2 / Tiles)
 /// of 32, or with `occupied` sopt_csr_block_windows of its list) or nullptr
 /// to search the rows; `occupied`, if given, the blocks of 32 x 32 holding
 /// entries (OccupiedBlocks.cuh), one thread block each (without it, two
-/// tiles a thread block where they number at least the SMs).
+/// tiles a thread block where those pairs fill one wave of the SMs).
 template <typename Epilogue>
 cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const float *rhs,
                               int32_t k, float *out, cudaStream_t stream, Epilogue epilogue,
@@ -249,19 +251,20 @@ cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const
     return cudaSuccess; // no entries, nothing to write
   if (s.rows == 0 || s.cols == 0)
     return cudaSuccess;
-  // Without a list of occupied blocks, where the tiles number at least the
-  // SMs, a thread block takes two tiles stacked in one column (this file's
-  // comment); fewer tiles keep one a block, so that every SM gets one.
+  // Without a list of occupied blocks, where the pairs of tiles make one
+  // wave filling three quarters of the SMs or more, a thread block takes
+  // two tiles stacked in one column (this file's comment). Elsewhere one
+  // tile a block, two blocks an SM, ran faster on the H100 (2026-11-27):
+  // 0.92-0.94x paired on 270 x 500 (80 pairs: the 144 tiles then all run
+  // at once), 0.89-0.94x on 1601 x 515 (442 pairs, several waves), where
+  // 512 x 512 (128 pairs) gained 1.04-1.10x and 33 x 4200 (132) 1.07-1.21x.
   int multiprocessors = 0;
-  if (!occupied.given()) {
-    int device = 0;
-    cudaError_t status = cudaGetDevice(&device);
-    if (status == cudaSuccess)
-      status = cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device);
-    if (status != cudaSuccess)
+  if (!occupied.given())
+    if (cudaError_t status = currentMultiprocessors(&multiprocessors); status != cudaSuccess)
       return status;
-  }
-  const bool paired = !occupied.given() && rowBlocks >= 2 && rowBlocks * colBlocks >= multiprocessors;
+  const int64_t pairs = colBlocks * ((rowBlocks + 1) / 2);
+  const bool paired = !occupied.given() && rowBlocks >= 2 && pairs <= multiprocessors &&
+                      4 * pairs >= 3 * int64_t(multiprocessors);
   const bool vectors = k % 4 == 0 && reinterpret_cast<uintptr_t>(lhs) % 16 == 0 &&
                        reinterpret_cast<uintptr_t>(rhs) % 16 == 0;
   auto launch = [&](auto kernel, int tiles, dim3 grid) {

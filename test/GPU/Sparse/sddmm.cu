@@ -237,6 +237,16 @@ Pattern tallBlocks() {
   });
 }
 
+/// Few enough f32 32 x 32 blocks that two stacked in one thread block fill
+/// one wave of an H100 (9 x 25 tiles, 125 pairs: launchSddmmDirect pairs
+/// them), an odd count of row blocks, neither side a multiple of 32, rows
+/// 100-139 empty.
+Pattern pairedTiles() {
+  return randomPattern("paired tiles 270x790", 270, 790, [](int64_t r) {
+    return r >= 100 && r < 140 ? 0.0 : 0.1;
+  });
+}
+
 /// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
 /// whose row differs (the output poisoned first).
 template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
@@ -288,6 +298,7 @@ int main(int argc, char **argv) {
   if (!dlmc) {
     cases.push_back(repeatedColumns());
     cases.push_back(tallBlocks());
+    cases.push_back(pairedTiles());
     cases.push_back(bandPattern());
   }
 #if TEST_F32
