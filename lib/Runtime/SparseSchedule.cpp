@@ -261,7 +261,14 @@ constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
 /// from 2.5e7 products (b59dc77: the 512 x 2048 DLMC patterns at 90 % with
 /// k = 256, 1.14x faster in 64 x 64 blocks than in tiles in S's order):
 /// by panels they ran 1.20-1.21x faster than in those blocks (explore of
-/// 891c4fe, H100, 2026-11-27).
+/// 891c4fe, H100, 2026-11-27). A row's entries per panel are counted over
+/// the 64 x 64 blocks holding entries (blockDensity), which for banded
+/// patterns is more than the uniform estimate: the SuiteSparse stiffness
+/// matrices bcsstk13 and pushpull (42 and 49 entries a row on average, near
+/// the diagonal; 2003 and 4000 columns) ran 1.37x / 1.10x (k = 256) and
+/// 1.90x / 1.31x (k = 1024) faster by panels than in S's order, where they
+/// had run 0.98x / 0.88x and 0.63x / 0.80x cuSPARSE (explore of a647fd0,
+/// H100, 2026-11-27).
 constexpr int64_t kPanelNonzeros = 12 * 132 * 32;
 constexpr double kPanelRowEntries = 3;
 
@@ -419,8 +426,11 @@ int sddmmColumnPanel(const SparsityStats &stats, int64_t k, int elementBytes) {
   int64_t panel = k * elementBytes <= 1024 ? 128 : 64;
   if (stats.rows >= 16 * stats.cols)
     panel *= 2;
-  if (stats.cols < 2 * panel || stats.meanRowLength * double(panel) <
-                                    kPanelRowEntries * double(stats.cols))
+  // Entries a row holds in a panel, counted over the 64 x 64 blocks that
+  // hold any: the uniform estimate for patterns that fill their blocks, and
+  // for banded ones (a stiffness matrix's rows crowd near the diagonal)
+  // what their rows hold where they have entries.
+  if (stats.cols < 2 * panel || blockDensity(stats) * double(panel) < kPanelRowEntries)
     return 0;
   return int(panel);
 }
