@@ -210,6 +210,7 @@ struct Options {
   bool explore = false, exploreAll = false;
   int exploreEvery = 4;
   std::vector<int> exploreSegments; // empty: the heuristic's segments
+  std::vector<RowOrder> exploreRowOrders; // SpMM row tiles; empty: the heuristic's
   int limit = 0;
   std::string match;
   std::string commandLine;
@@ -246,6 +247,10 @@ SDDMM with B not transposed (sddmm_ab: D = (A·B) ⊙ S, B[k, n] row-major).
                        row) once per segment length in LIST (0: rows whole)
                        instead of in the heuristic's segments; split row
                        tiles are left out
+  --explore-row-orders=LIST
+                       time the SpMM grid's row tiles and slices in each row
+                       order of LIST (natural, by_length) instead of only in
+                       the heuristic's
   --match=SUBSTR       only matrices whose name contains SUBSTR
   --limit=M            only the first M matrices (after --match)
   --help               this text
@@ -393,6 +398,19 @@ Options parseOptions(int argc, char **argv) {
       for (const std::string &item : splitList(value))
         o.exploreSegments.push_back(int(parseInteger(item, key, 0, 1 << 30)));
       if (o.exploreSegments.empty())
+        usageError(key + ": empty list");
+    } else if (key == "--explore-row-orders") {
+      needValue();
+      o.explore = true;
+      for (const std::string &item : splitList(value)) {
+        if (item == "natural")
+          o.exploreRowOrders.push_back(RowOrder::Natural);
+        else if (item == "by_length")
+          o.exploreRowOrders.push_back(RowOrder::ByLength);
+        else
+          usageError(key + ": expects natural or by_length, got '" + item + "'");
+      }
+      if (o.exploreRowOrders.empty())
         usageError(key + ": empty list");
     } else if (key == "--match") {
       needValue();
@@ -979,8 +997,9 @@ std::string toJson(const SddmmSchedule &s) {
 /// The grid --explore times for SpMM: every schedule checkSpmmSchedule
 /// accepts with 8..32 lanes per tile, 1..16 columns per lane, the widest
 /// vector those allow, blocks of 64, 128 or 256 threads,
-/// rows split 1..8 ways, both tile orders; rows in the heuristic's order
-/// (the earlier sweeps never preferred rows in order where they differ);
+/// rows split 1..8 ways, both tile orders; rows in `order` (exploreSpmm
+/// passes the heuristic's, or each of --explore-row-orders: the DLMC
+/// sweeps never preferred rows in order where they differ);
 /// the dense tensor-core blocks of 32 or 64 rows and columns; and
 /// staged slices of B 16 to 128 columns wide (in chunks of k where needed), in vectors of
 /// 1, 2 or 4 (4 to 32 lanes a row), blocks of 256 or 1024 threads.
@@ -1578,8 +1597,17 @@ private:
     // With --explore-segments, the unsplit row tiles once per listed
     // segment length instead (rows by length: segments need the order).
     const SpmmSchedule rowTiles = sopt::chooseSpmmRowTiles(m.stats, n, sizeof(T));
+    std::vector<RowOrder> orders = o.exploreRowOrders;
+    if (orders.empty())
+      orders.push_back(rowTiles.rowOrder);
+    std::vector<SpmmSchedule> candidates;
+    for (size_t i = 0; i < orders.size(); ++i)
+      for (const SpmmSchedule &s : spmmGrid(n, sizeof(T), orders[i]))
+        // (The dense blocks take no row order: once.)
+        if (i == 0 || s.tiling != sopt::SpmmTiling::DenseBlocks)
+          candidates.push_back(s);
     std::vector<SpmmSchedule> grid;
-    for (SpmmSchedule s : spmmGrid(n, sizeof(T), rowTiles.rowOrder)) {
+    for (SpmmSchedule s : candidates) {
       if (s.tiling != sopt::SpmmTiling::RowTiles) {
         grid.push_back(s);
       } else if (o.exploreSegments.empty()) {
