@@ -214,7 +214,7 @@ constexpr int64_t kL2SliceLanes = 8, kL2SliceColumnsPerLane = 8;
 /// threads a block. On the H100 (explore of e4cfab3, 2026-11-27, both row
 /// orders; SuiteSparse bcsstk13, cryg2500, pushpull, zenios and the
 /// make_graphs.py bands of 1-5 % density) that ran 1.24x (n = 256, 1.09-
-/// 1.70x) and 1.29x (n = 1024, 1.06-1.94x) faster than the fitted tiles
+/// 1.44x) and 1.29x (n = 1024, 1.06-1.76x) faster than the fitted tiles
 /// (rows by length), within 1.09x and 1.08x geomean of each case's best.
 constexpr double kLocalBlockDensity = 0.01;
 constexpr int64_t kLocalTileColumns = 128, kLocalBlockThreads = 256, kLocalLeastColumns = 256;
