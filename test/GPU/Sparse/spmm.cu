@@ -7,7 +7,8 @@
 // every staged slice width and vector width (on sm_90 the slices whose
 // width divides n = 64 arrive by tensor copies, k = 257 and 999 in padded
 // tiles; the others by cp.async); odd widths n; in f32 also a pattern
-// whose B outgrows L2 under the compiler's schedule (64-column slices).
+// whose B outgrows L2 under the compiler's schedule (64-column slices) and
+// a local (banded) one under its own (rows in order, by column slice).
 // With a directory argument, every .smtx/.mtx in it (the DLMC matrices)
 // under the compiler's schedule and staged slices (of k = 2048 in chunks)
 // instead.
@@ -230,6 +231,26 @@ void checkSlicesOfLargeB(Report &report) {
   check<float>(report, p, n, {s});
 }
 
+/// f32 over a local pattern (a band of 25 % density 40 columns either side
+/// of the diagonal, rows 700-779 empty): the compiler's schedule from n =
+/// 256 must keep the rows in order and hand out tiles of 128 columns by
+/// column slice (SparseSchedule.cpp), checked like the others at n = 256,
+/// an odd 258 (two-element vectors) and 1024 (16 lanes a tile).
+void checkLocalPattern(Report &report) {
+  const Pattern p = bandPattern("local band 3000x3000", 3000, 3000, 40, 0.25, 700, 780);
+  for (int64_t n : {256, 258, 1024}) {
+    const ::sopt::SpmmSchedule s = ::sopt::chooseSpmmSchedule(p.stats(), n, sizeof(float));
+    if (s.tiling != ::sopt::SpmmTiling::RowTiles || s.rowOrder != ::sopt::RowOrder::Natural ||
+        s.tileOrder != ::sopt::TileOrder::ByColumn || s.tileColumns != 128) {
+      std::printf("%s n=%ld: the compiler chose %s, not 128-column tiles in row order by "
+                  "column slice FAIL\n",
+                  p.name.c_str(), long(n), describe(s).c_str());
+      ++report.failures;
+    }
+    check<float>(report, p, n, {s});
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -242,8 +263,10 @@ int main(int argc, char **argv) {
     cases.push_back(bandPattern());
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
-  if (!dlmc)
+  if (!dlmc) {
     checkSlicesOfLargeB(report);
+    checkLocalPattern(report);
+  }
 #endif
 #if TEST_F16
   checkAll<__half>(report, cases, dlmc);

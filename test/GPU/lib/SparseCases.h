@@ -73,18 +73,22 @@ inline std::vector<Pattern> awkwardPatterns() {
   return cases;
 }
 
-/// A band (|i - j| <= 50, each entry kept with probability 0.6) with rows
-/// 400-479 empty, neither side a multiple of 32: most dense blocks hold no
-/// entry, the rest are dense, as in a sliding-window attention mask.
-inline Pattern bandPattern() {
+/// A band (|i - j| <= halfWidth, each entry kept with probability `keep`)
+/// with rows [emptyFrom, emptyTo) empty. By default 1000 x 1003, 50 and
+/// 0.6, rows 400-479 empty, neither side a multiple of 32: most dense
+/// blocks hold no entry, the rest are dense, as in a sliding-window
+/// attention mask.
+inline Pattern bandPattern(std::string name = "band 1000x1003", int64_t rows = 1000,
+                           int64_t cols = 1003, int64_t halfWidth = 50, double keep = 0.6,
+                           int64_t emptyFrom = 400, int64_t emptyTo = 480) {
   Pattern p;
-  p.name = "band 1000x1003", p.rows = 1000, p.cols = 1003;
+  p.name = std::move(name), p.rows = rows, p.cols = cols;
   std::uniform_real_distribution<double> u(0, 1);
   for (int64_t r = 0; r < p.rows; ++r) {
-    if (r < 400 || r >= 480)
-      for (int64_t c = std::max<int64_t>(0, r - 50); c <= std::min<int64_t>(p.cols - 1, r + 50);
-           ++c)
-        if (u(rng()) < 0.6)
+    if (r < emptyFrom || r >= emptyTo)
+      for (int64_t c = std::max<int64_t>(0, r - halfWidth);
+           c <= std::min<int64_t>(p.cols - 1, r + halfWidth); ++c)
+        if (u(rng()) < keep)
           p.coordinates.push_back(int32_t(c));
     p.positions.push_back(int32_t(p.coordinates.size()));
   }
