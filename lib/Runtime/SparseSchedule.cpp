@@ -121,6 +121,12 @@ constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 /// within 4 % of the best in the rest, 1.05-1.12x over 64 x 64 on the 16
 /// k-token mask.
 constexpr int64_t kSpmmLargeBlocks = 96;
+/// f32 blocks of 32 x 32 below this many (3/4 of an H100's SMs) walk all
+/// of k one chunk after another on too few SMs: the 512 x 2048 DLMC
+/// patterns of 50-80 % at n = 64 (32 blocks) took 24.4-24.8 us in them and
+/// 9.9-13.3 us in the best row tiles, at n = 128 (64 blocks) 24.4-24.7 and
+/// 13.8-23.0 us (explore of 7eee14d, H100, 2026-11-27).
+constexpr int64_t kSpmmFewestBlocks32 = 96;
 /// 16-bit blocks of 128 columns (from n = 128): 64 x 128 from this many
 /// on, else 32 x 128 from kSpmmLargeBlocks on; banded patterns 32 x 128. On
 /// an H100 A/B of 2026-11-26 (launchSpmmBlocks alone, DLMC at 50 and 70 %,
@@ -600,7 +606,14 @@ int rowSegmentFor(const SparsityStats &stats) {
 
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
-  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes);
+  const auto blocksOf = [&](int64_t rows, int64_t columns) {
+    return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
+  };
+  // f32 blocks too few to fill the GPU (kSpmmFewestBlocks32) leave it to
+  // the row tiles.
+  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes) &&
+                      (elementBytes != 4 || leavesBlocksEmpty(stats) ||
+                       blocksOf(32, 32) >= kSpmmFewestBlocks32);
   // f32 slices beat the blocks from n = 512; 16-bit blocks beat the slices
   // at every n (the explore of 2026-11-26, DLMC in f16 where slices were
   // chosen: 1.5-2.0x at 50 %, 1.05-1.6x at 70 %).
@@ -609,9 +622,6 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
     return spmmStagedSlices(stats, n, elementBytes);
   if (!blocks)
     return chooseSpmmRowTiles(stats, n, elementBytes);
-  const auto blocksOf = [&](int64_t rows, int64_t columns) {
-    return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
-  };
   if (elementBytes == 2 && n > 64) {
     // 16-bit blocks of 128 columns: one densified chunk of A feeds twice
     // the columns of C.
