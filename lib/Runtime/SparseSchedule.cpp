@@ -121,12 +121,15 @@ constexpr double kSpmmDenseBlocksWork = double(1 << 24);
 /// within 4 % of the best in the rest, 1.05-1.12x over 64 x 64 on the 16
 /// k-token mask.
 constexpr int64_t kSpmmLargeBlocks = 96;
-/// f32 blocks of 32 x 32 below this many (3/4 of an H100's SMs) walk all
-/// of k one chunk after another on too few SMs: the 512 x 2048 DLMC
-/// patterns of 50-80 % at n = 64 (32 blocks) took 24.4-24.8 us in them and
-/// 9.9-13.3 us in the best row tiles, at n = 128 (64 blocks) 24.4-24.7 and
-/// 13.8-23.0 us (explore of 7eee14d, H100, 2026-11-27).
-constexpr int64_t kSpmmFewestBlocks32 = 96;
+/// f32 blocks of 32 x 32 fewer than this (3/8 of an H100's SMs), or fewer
+/// than kSpmmLargeBlocks over a k of kSpmmLongK or more, each walk their
+/// chunks of k one after another on too few SMs: the row tiles the rule
+/// then gives ran 1.24-2.08x (n = 64, 32 blocks) and 1.07-1.61x (n = 128,
+/// 64) faster on the 512 x 2048 DLMC patterns of 50-80 % (k = 2048) and
+/// 1.10-1.51x on the 512 x 512 ones at n = 64 (k = 512), where at n = 128
+/// the blocks stayed ahead (1.43x at 50 %, 0.97-1.11x at 70 %; explores
+/// of 7eee14d and 3986548, H100, 2026-11-27).
+constexpr int64_t kSpmmFewestBlocks32 = 48, kSpmmLongK = 1024;
 /// 16-bit blocks of 128 columns (from n = 128): 64 x 128 from this many
 /// on, else 32 x 128 from kSpmmLargeBlocks on; banded patterns 32 x 128. On
 /// an H100 A/B of 2026-11-26 (launchSpmmBlocks alone, DLMC at 50 and 70 %,
@@ -609,11 +612,13 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
   const auto blocksOf = [&](int64_t rows, int64_t columns) {
     return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
   };
-  // f32 blocks too few to fill the GPU (kSpmmFewestBlocks32) leave it to
-  // the row tiles.
-  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes) &&
-                      (elementBytes != 4 || leavesBlocksEmpty(stats) ||
-                       blocksOf(32, 32) >= kSpmmFewestBlocks32);
+  // f32 blocks too few for the GPU (kSpmmFewestBlocks32) leave it to the
+  // row tiles.
+  const int64_t blocks32 = blocksOf(32, 32);
+  const bool tooFewBlocks = elementBytes == 4 && !leavesBlocksEmpty(stats) &&
+                            (blocks32 < kSpmmFewestBlocks32 ||
+                             (blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK));
+  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes) && !tooFewBlocks;
   // f32 slices beat the blocks from n = 512; 16-bit blocks beat the slices
   // at every n (the explore of 2026-11-26, DLMC in f16 where slices were
   // chosen: 1.5-2.0x at 50 %, 1.05-1.6x at 70 %).
