@@ -255,7 +255,11 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     from n = 256 only skewed rows (the longest twice the mean) are split
     for the longest row's sake; f32 row tiles whose `B` (the rows the
     pattern reads, times n) outgrows L2 (50 MB) take 8 lanes x 8 columns
-    handed out by column slice (`tile_order = by_column`);
+    handed out by column slice (`tile_order = by_column`); before that, f32
+    row tiles from n = 256 of a local pattern (a quarter or more of its
+    64 x 64 blocks empty, 1 % or more dense in the others: a band, a
+    stiffness matrix) keep the rows in order (`row_order = natural`) in
+    tiles of 128 columns by column slice, 256 threads a block;
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
@@ -265,7 +269,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     rows);
     an SpMM whose pattern is dense enough (25 %, in f32 also 15 % with a
     longest row twice the mean, and 2^24 products of the dense shape) runs
-    on tensor cores instead (`tiling = dense_blocks`; in f16/bf16 also
+    on tensor cores instead (in f32 not with fewer than 48 blocks of
+    32 x 32, or 96 where `k` >= 1024: each block walks all of `k`)
+    (`tiling = dense_blocks`; in f16/bf16 also
     where it would stage slices), each block walking only its rows' window
     of `k`: with a pattern file that leaves a quarter or more of its 64 x 64
     blocks empty (a banded one), density and products count over the
@@ -294,8 +300,10 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     nonzeros (12 tiles per SM of an H100) take the entries by column panels
     (`column_panel`: 128 columns where a row of `B` takes 1 KB or less,
     else 64, twice that for patterns of 16 times as many rows as columns;
-    twice the lanes per output, one block per SM) where each row holds 3
-    entries or more per panel on average and `B` spans two panels or more,
+    twice the lanes per output while a lane keeps 16 elements of `k` (8
+    lanes at least), one block per SM) where each row holds 3 entries or
+    more per panel on average (counted over the 64 x 64 blocks that hold
+    entries) and `B` spans two panels or more,
     so that each SM's L1 serves the rows of `B` it gathers (the order is
     made on the generated code's first call). An SDDMM without `transpose_rhs` (`B[k, n]`)
     gets the schedule of the transposed form with `transpose_rhs_first`
