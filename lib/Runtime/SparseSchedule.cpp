@@ -222,9 +222,10 @@ constexpr int64_t kL2SliceLanes = 8, kL2SliceColumnsPerLane = 8;
 /// slice: tiles of 128 columns (32 lanes x 4, 16 x 8 from n = 1024), 256
 /// threads a block. On the H100 (explore of e4cfab3, 2026-11-27, both row
 /// orders; SuiteSparse bcsstk13, cryg2500, pushpull, zenios and the three
-/// make_graphs.py bands of 4-21 % in their occupied blocks) that ran 1.24x (n = 256, 1.09-
-/// 1.44x) and 1.29x (n = 1024, 1.06-1.76x) faster than the fitted tiles
-/// (rows by length), within 1.09x and 1.08x geomean of each case's best.
+/// make_graphs.py bands, 4-21 % dense in their occupied blocks) that ran
+/// 1.24x (n = 256, 1.09-1.44x) and 1.29x (n = 1024, 1.06-1.76x) faster
+/// than the fitted tiles (rows by length), within 1.09x and 1.08x geomean
+/// of each case's best.
 constexpr double kLocalBlockDensity = 0.01;
 constexpr int64_t kLocalTileColumns = 128, kLocalBlockThreads = 256, kLocalLeastColumns = 256;
 
