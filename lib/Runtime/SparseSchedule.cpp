@@ -527,6 +527,13 @@ bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int ele
       double(occupiedBlocksOf(stats, 64)) / double(shapeBlocksOf(stats, 64));
   if (double(stats.rows) * double(stats.cols) * double(n) * occupied < kSpmmDenseBlocksWork)
     return false;
+  // f32 blocks too few for the GPU (kSpmmFewestBlocks32) leave it to the
+  // row tiles.
+  const int64_t blocks32 = ((stats.rows + 31) / 32) * ((n + 31) / 32);
+  if (elementBytes == 4 && !leavesBlocksEmpty(stats) &&
+      (blocks32 < kSpmmFewestBlocks32 ||
+       (blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK)))
+    return false;
   const double density = blockDensity(stats);
   if (density >= kSpmmDenseBlocksDensity)
     return true;
@@ -610,16 +617,7 @@ int rowSegmentFor(const SparsityStats &stats) {
 
 SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
                                       int elementBytes) {
-  const auto blocksOf = [&](int64_t rows, int64_t columns) {
-    return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
-  };
-  // f32 blocks too few for the GPU (kSpmmFewestBlocks32) leave it to the
-  // row tiles.
-  const int64_t blocks32 = blocksOf(32, 32);
-  const bool tooFewBlocks = elementBytes == 4 && !leavesBlocksEmpty(stats) &&
-                            (blocks32 < kSpmmFewestBlocks32 ||
-                             (blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK));
-  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes) && !tooFewBlocks;
+  const bool blocks = prefersSpmmDenseBlocks(stats, n, elementBytes);
   // f32 slices beat the blocks from n = 512; 16-bit blocks beat the slices
   // at every n (the explore of 2026-11-26, DLMC in f16 where slices were
   // chosen: 1.5-2.0x at 50 %, 1.05-1.6x at 70 %).
@@ -628,6 +626,9 @@ SpmmSchedule sopt::chooseSpmmSchedule(const SparsityStats &stats, int64_t n,
     return spmmStagedSlices(stats, n, elementBytes);
   if (!blocks)
     return chooseSpmmRowTiles(stats, n, elementBytes);
+  const auto blocksOf = [&](int64_t rows, int64_t columns) {
+    return ((stats.rows + rows - 1) / rows) * ((n + columns - 1) / columns);
+  };
   if (elementBytes == 2 && n > 64) {
     // 16-bit blocks of 128 columns: one densified chunk of A feeds twice
     // the columns of C.
