@@ -236,6 +236,20 @@ constexpr int kMaxRowSplits = 8;
 /// columns per lane in groups of kWideRowLanes (chooseSpmmRowTiles).
 constexpr double kWideRowMeanLength = 32;
 constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
+/// Short f32 outputs, kShortNLeast32 to kShortNMost32 columns (a decoder's
+/// batch of tokens): row tiles of rows kWideRowMeanLength32 entries long or
+/// longer on average take kWideRowColumns32 columns per lane in 32-lane
+/// tiles, split as even rows are (also skewed ones), and staged slices take
+/// 32 columns, one per lane (chooseSpmmRowTiles, spmmStagedSlices). On the
+/// H100 explores of 7eee14d and 3986548 (every schedule of the 22 DLMC
+/// patterns of 512 x 2048 and 512 x 512 at n = 64 and 128, f32;
+/// docs/benchmarks/sweeps) the schedules so chosen are within 0.96x of each
+/// case's best (geomean over 64 cases; the fit's were at 0.87x): 1.2-1.9x
+/// faster on the 512 x 2048 row tiles at n = 64, slices of 32 columns
+/// 1.11-1.25x faster than of 64 on 512 x 512 at 80-90 %. Not fitted beyond
+/// n = 128 (the fit's tiles are measured there).
+constexpr double kWideRowMeanLength32 = 32;
+constexpr int64_t kWideRowColumns32 = 2, kShortNLeast32 = 64, kShortNMost32 = 128;
 /// f32 row tiles of even rows this long on average split them while the
 /// lanes fit this many busy GPUs (chooseSpmmRowTiles; SpmmFit::splitBudget
 /// else).
@@ -567,7 +581,11 @@ SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int e
   // n = 512 up to 1024 rows).
   s.tileColumns = int(kStagedSliceBytes / (kStagedSliceLongestK * (wide ? elementBytes : 4)));
   const bool fourWide = wide || (elementBytes == 4 && stats.rows > kStagedSliceManyRows);
-  s.vectorWidth = int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
+  // Short f32 outputs: slices of 32 columns, a lane's column each, so that
+  // a block copies half as much of B and twice the blocks share the GPU.
+  const bool narrow32 = elementBytes == 4 && n >= kShortNLeast32 && n <= kShortNMost32;
+  s.vectorWidth = narrow32 ? 1
+                           : int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
   s.threadsPerTile = std::min(32, s.tileColumns / s.vectorWidth);
   s.tileColumns = s.threadsPerTile * s.vectorWidth;
   s.tilesPerBlock = kMaxStagedSliceThreads / s.threadsPerTile;
@@ -802,6 +820,17 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   // the longest row's sake 0.74-0.9x). Not where skewed rows (the longest
   // twice the mean) would get fewer lanes each than the fitted schedule
   // gives them: 0.81-0.87x on the magnitude-pruned 80-95 % ones at n = 256.
+  // f32 rows of kWideRowMeanLength32 entries or more at short n (where the
+  // fit gives one column per lane) take two columns per lane in 32-lane
+  // tiles, the split budget restoring the lanes: each staged entry feeds
+  // twice the FMAs, and B's rows are read as 8-byte vectors.
+  if (elementBytes == 4 && rowsKnown && segment == 0 && perThread < kWideRowColumns32 &&
+      stats.meanRowLength >= kWideRowMeanLength32 && n >= kShortNLeast32 && n <= kShortNMost32) {
+    SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns32, 32, segment,
+                                   std::max(splitBudget, kEvenRowSplitBudget32), longRowShare);
+    if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
+      return wide;
+  }
   if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
       stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,
