@@ -239,17 +239,21 @@ constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
 /// Short f32 outputs, kShortNLeast32 to kShortNMost32 columns (a decoder's
 /// batch of tokens): row tiles of rows kWideRowMeanLength32 entries long or
 /// longer on average take kWideRowColumns32 columns per lane in 32-lane
-/// tiles, split as even rows are (also skewed ones), and staged slices take
-/// 32 columns, one per lane (chooseSpmmRowTiles, spmmStagedSlices). On the
-/// H100 explores of 7eee14d and 3986548 (every schedule of the 22 DLMC
-/// patterns of 512 x 2048 and 512 x 512 at n = 64 and 128, f32;
-/// docs/benchmarks/sweeps) the schedules so chosen are within 0.96x of each
-/// case's best (geomean over 64 cases; the fit's were at 0.87x): 1.2-1.9x
-/// faster on the 512 x 2048 row tiles at n = 64, slices of 32 columns
-/// 1.11-1.25x faster than of 64 on 512 x 512 at 80-90 %. Not fitted beyond
-/// n = 128 (the fit's tiles are measured there).
+/// tiles, split as even rows are (skewed ones too), and staged slices of
+/// up to kShortNSliceMostRows32 rows take 32 columns, one per lane
+/// (chooseSpmmRowTiles, spmmStagedSlices). Fitted on the H100 explores of
+/// 7eee14d and 3986548 (every schedule of the 22 DLMC patterns of 512 x 2048
+/// and 512 x 512 at n = 64 and 128, f32; docs/benchmarks/sweeps), then
+/// measured against the fit's schedules (old, new, old, new in one device
+/// call, 2026-11-27; DLMC, graphs, bands and SuiteSparse): the row tiles
+/// 1.00-1.82x faster on the 512 x 2048 and 512 x 512 patterns at n = 64
+/// (0.95x on the random 98 % one) and 1.05-1.39x at n = 128; the slices
+/// 1.14-1.18x on 512 x 512 at n = 64 and 1.00-1.08x at n = 128, where the
+/// 2048 x 512 patterns ran 0.82-1.10x and the 33288 x 512 ones 0.46-0.58x
+/// in 32-column slices (they keep 64). Not fitted beyond n = 128.
 constexpr double kWideRowMeanLength32 = 32;
 constexpr int64_t kWideRowColumns32 = 2, kShortNLeast32 = 64, kShortNMost32 = 128;
+constexpr int64_t kShortNSliceMostRows32 = 1024;
 /// f32 row tiles of even rows this long on average split them while the
 /// lanes fit this many busy GPUs (chooseSpmmRowTiles; SpmmFit::splitBudget
 /// else).
@@ -581,9 +585,10 @@ SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int e
   // n = 512 up to 1024 rows).
   s.tileColumns = int(kStagedSliceBytes / (kStagedSliceLongestK * (wide ? elementBytes : 4)));
   const bool fourWide = wide || (elementBytes == 4 && stats.rows > kStagedSliceManyRows);
-  // Short f32 outputs: slices of 32 columns, a lane's column each, so that
-  // a block copies half as much of B and twice the blocks share the GPU.
-  const bool narrow32 = elementBytes == 4 && n >= kShortNLeast32 && n <= kShortNMost32;
+  // Short f32 outputs of few rows: slices of 32 columns, a lane's column
+  // each, so that a block copies half as much of B (kShortNSliceMostRows32).
+  const bool narrow32 = elementBytes == 4 && n >= kShortNLeast32 && n <= kShortNMost32 &&
+                        stats.rows <= kShortNSliceMostRows32;
   s.vectorWidth = narrow32 ? 1
                            : int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
   s.threadsPerTile = std::min(32, s.tileColumns / s.vectorWidth);
@@ -810,16 +815,6 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   }
   const SpmmSchedule fitted =
       rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, splitBudget, longRowShare);
-  // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
-  // tiles even where few outputs gave fewer (the split budget then restores
-  // the lanes), one tile per block (a warp at least): each staged entry
-  // feeds more FMAs. On the H100 the 512 x 2048 DLMC patterns (k = 2048,
-  // no slices) ran 1.38x faster so than in 1, 2 or 4 columns in 32-lane
-  // tiles (the 23 changed cases at n = 128-512, 1.00-1.89x; in the explore
-  // before it, blocks of two tiles ran 0.9-1.0x of one, even rows split for
-  // the longest row's sake 0.74-0.9x). Not where skewed rows (the longest
-  // twice the mean) would get fewer lanes each than the fitted schedule
-  // gives them: 0.81-0.87x on the magnitude-pruned 80-95 % ones at n = 256.
   // f32 rows of kWideRowMeanLength32 entries or more at short n (where the
   // fit gives one column per lane) take two columns per lane in 32-lane
   // tiles, the split budget restoring the lanes: each staged entry feeds
@@ -831,6 +826,16 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
     if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;
   }
+  // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
+  // tiles even where few outputs gave fewer (the split budget then restores
+  // the lanes), one tile per block (a warp at least): each staged entry
+  // feeds more FMAs. On the H100 the 512 x 2048 DLMC patterns (k = 2048,
+  // no slices) ran 1.38x faster so than in 1, 2 or 4 columns in 32-lane
+  // tiles (the 23 changed cases at n = 128-512, 1.00-1.89x; in the explore
+  // before it, blocks of two tiles ran 0.9-1.0x of one, even rows split for
+  // the longest row's sake 0.74-0.9x). Not where skewed rows (the longest
+  // twice the mean) would get fewer lanes each than the fitted schedule
+  // gives them: 0.81-0.87x on the magnitude-pruned 80-95 % ones at n = 256.
   if (elementBytes <= 2 && rowsKnown && segment == 0 && perThread < kWideRowColumns &&
       stats.meanRowLength >= kWideRowMeanLength && kWideRowColumns * 4 <= powerOfTwoAtLeast(n)) {
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns, kWideRowLanes,

@@ -1,10 +1,10 @@
 // f32 SpMMs of a known pattern whose k is at most 512 (a slice of B 64
 // columns wide is 128 KiB) take staged slices of B from 2^20 products
 // (nnz * n): 1024 threads per block, vectors of 4 from n = 512 (or beyond
-// 4096 rows), of 2 below; at n = 64 to 128 slices of 32 columns, one per
-// lane. The pattern, 2048 rows of 8 entries over 512
-// columns (16384 entries, rows of equal length: natural order), is written
-// by the test.
+// 4096 rows), of 2 below (at n = 64 to 128, patterns of up to 1024 rows
+// take slices of 32 columns instead: these 2048 rows keep 64). The
+// pattern, 2048 rows of 8 entries over 512 columns (16384 entries, rows of
+// equal length: natural order), is written by the test.
 // RUN: python3 -c "print('2048, 512, 16384'); print(' '.join(str(8 * r) for r in range(2049))); print(' '.join(str(x) for r in range(2048) for x in sorted((r * 61 + 64 * c) % 512 for c in range(8))))" > %t.smtx
 // RUN: sed -e 's|@PATTERN@|%t.smtx|' %s | sparse-opt --sopt-schedule-sparse | FileCheck %s
 
@@ -13,8 +13,8 @@
 // n = 1024: 16 lanes of 4, 64 rows per block at once.
 // CHECK-LABEL: func.func @staged_slices
 // CHECK: sopt.spmm %arg0, %arg1 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 64, vector_width = 4, row_order = natural, tiling = staged_slices>}
-// n = 64: 16384 * 64 = 2^20 products, 32 lanes of 1.
-// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 32, threads_per_tile = 32, tiles_per_block = 32, vector_width = 1, row_order = natural, tiling = staged_slices>}
+// n = 64: 16384 * 64 = 2^20 products, 32 lanes of 2.
+// CHECK: sopt.spmm %arg0, %arg2 {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 32, vector_width = 2, row_order = natural, tiling = staged_slices>}
 // n = 32: half as many products, row tiles (no tiling field printed).
 // CHECK: sopt.spmm %arg0, %arg3 {schedule = #sopt.spmm_schedule<{{[^>]*}}row_order = natural>}
 // f16: row tiles.

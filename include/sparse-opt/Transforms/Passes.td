@@ -253,7 +253,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     columns per lane in tile groups of 16 lanes (`tile_columns = 128`), one
     group per block, unless skewed rows would get fewer lanes each, and
     from n = 256 only skewed rows (the longest twice the mean) are split
-    for the longest row's sake; f32 row tiles whose `B` (the rows the
+    for the longest row's sake; f32 rows of 32 entries or more at n = 64
+    to 128 take 2 columns per lane in 32-lane tiles, split as even rows;
+    f32 row tiles whose `B` (the rows the
     pattern reads, times n) outgrows L2 (50 MB) take 8 lanes x 8 columns
     handed out by column slice (`tile_order = by_column`); before that, f32
     row tiles from n = 256 of a local pattern (a quarter or more of its
@@ -263,7 +265,7 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
-    before dense blocks from n = 512; in 16-bit 128 columns from n = 512 up
+    32 at n = 64 to 128 up to 1024 rows, before dense blocks from n = 512; in 16-bit 128 columns from n = 512 up
     to 4096 rows where the density reaches 4 % or the rows are skewed, and
     so below n = 512 beyond 1024 rows; 64 columns below n = 512 up to 1024
     rows);
