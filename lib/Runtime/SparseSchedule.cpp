@@ -548,9 +548,9 @@ bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int ele
   // f32 blocks too few for the GPU (kSpmmFewestBlocks32) leave it to the
   // row tiles.
   const int64_t blocks32 = ((stats.rows + 31) / 32) * ((n + 31) / 32);
-  if (elementBytes == 4 && !leavesBlocksEmpty(stats) &&
+  if (!leavesBlocksEmpty(stats) &&
       (blocks32 < kSpmmFewestBlocks32 ||
-       (blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK)))
+       (elementBytes == 4 && blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK)))
     return false;
   const double density = blockDensity(stats);
   if (density >= kSpmmDenseBlocksDensity)
@@ -815,15 +815,19 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   }
   const SpmmSchedule fitted =
       rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, splitBudget, longRowShare);
-  // f32 rows of kWideRowMeanLength32 entries or more at short n (where the
-  // fit gives one column per lane) take two columns per lane in 32-lane
-  // tiles, the split budget restoring the lanes: each staged entry feeds
-  // twice the FMAs, and B's rows are read as 8-byte vectors.
-  if (elementBytes == 4 && rowsKnown && segment == 0 && perThread < kWideRowColumns32 &&
+  // Rows of kWideRowMeanLength32 entries or more at short n (where the fit
+  // gives one column per lane) take two columns per lane in 32-lane tiles,
+  // the split budget restoring the lanes: each staged entry feeds twice the
+  // FMAs, and B's rows are read as 8-byte vectors (f32) or 4-byte ones.
+  // Before the 16-bit rule below, whose 8 columns per lane leave too few
+  // lanes at these widths; skewed f32 rows keep the fitted tiles where the
+  // wide ones would give them fewer lanes (skewed 16-bit rows ran faster
+  // in the wide tiles all the same).
+  if (rowsKnown && segment == 0 && perThread < kWideRowColumns32 &&
       stats.meanRowLength >= kWideRowMeanLength32 && n >= kShortNLeast32 && n <= kShortNMost32) {
     SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns32, 32, segment,
                                    std::max(splitBudget, kEvenRowSplitBudget32), longRowShare);
-    if (!skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
+    if (elementBytes <= 2 || !skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;
   }
   // 16-bit rows of 32 entries or more take 8 columns per lane in 16-lane
