@@ -130,6 +130,12 @@ constexpr int64_t kSpmmLargeBlocks = 96;
 /// the blocks stayed ahead (1.43x at 50 %, 0.97-1.11x at 70 %; explores
 /// of 7eee14d and 3986548, H100, 2026-11-27).
 constexpr int64_t kSpmmFewestBlocks32 = 48, kSpmmLongK = 1024;
+/// 16-bit blocks fewer than kSpmmFewestBlocks32 give way too where the
+/// density is under kSpmmFewBlocksDensity16: in the f16 A/B of 2026-11-27
+/// (H100, n = 32 and 64) the 70 % DLMC patterns of 512 x 2048 and 512 x 512
+/// ran 1.14-1.82x faster in row tiles or slices, the 50 % ones 0.67-0.96x
+/// (but 512 x 2048 at n = 64, 1.23x).
+constexpr double kSpmmFewBlocksDensity16 = 0.4;
 /// 16-bit blocks of 128 columns (from n = 128): 64 x 128 from this many
 /// on, else 32 x 128 from kSpmmLargeBlocks on; banded patterns 32 x 128. On
 /// an H100 A/B of 2026-11-26 (launchSpmmBlocks alone, DLMC at 50 and 70 %,
@@ -236,11 +242,11 @@ constexpr int kMaxRowSplits = 8;
 /// columns per lane in groups of kWideRowLanes (chooseSpmmRowTiles).
 constexpr double kWideRowMeanLength = 32;
 constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
-/// Short f32 outputs, kShortNLeast32 to kShortNMost32 columns (a decoder's
-/// batch of tokens): row tiles of rows kWideRowMeanLength32 entries long or
-/// longer on average take kWideRowColumns32 columns per lane in 32-lane
-/// tiles, split as even rows are (skewed ones too), and staged slices of
-/// up to kShortNSliceMostRows32 rows take 32 columns, one per lane
+/// Short outputs, kShortNLeast to kShortNMost columns (a decoder's batch
+/// of tokens): f32 row tiles of rows kShortNRowMeanLength entries long or
+/// longer on average take kShortNColumnsPerLane columns per lane in 32-lane
+/// tiles, split as even rows are (skewed ones too), and f32 staged slices
+/// of up to kShortNSliceMostRows32 rows take 32 columns, one per lane
 /// (chooseSpmmRowTiles, spmmStagedSlices). Fitted on the H100 explores of
 /// 7eee14d and 3986548 (every schedule of the 22 DLMC patterns of 512 x 2048
 /// and 512 x 512 at n = 64 and 128, f32; docs/benchmarks/sweeps), then
@@ -251,9 +257,18 @@ constexpr int64_t kWideRowColumns = 8, kWideRowLanes = 16;
 /// 1.14-1.18x on 512 x 512 at n = 64 and 1.00-1.08x at n = 128, where the
 /// 2048 x 512 patterns ran 0.82-1.10x and the 33288 x 512 ones 0.46-0.58x
 /// in 32-column slices (they keep 64). Not fitted beyond n = 128.
-constexpr double kWideRowMeanLength32 = 32;
-constexpr int64_t kWideRowColumns32 = 2, kShortNLeast32 = 64, kShortNMost32 = 128;
+/// 16-bit row tiles take the same 2 columns a lane where the rows are
+/// skewed (the longest twice the mean) or n is at most kShortNEvenMost16,
+/// before their 8-column 16-lane tiles: on an explore of every f16
+/// schedule of the same 22 patterns at n = 64 and 128, then an A/B against
+/// the rules before (old, new, old, new in one device call, f16 at n = 32,
+/// 64, 96 and 128; H100, 2026-11-27): the 512 x 2048 ones 1.00-1.52x at
+/// n = 64 and the skewed ones 1.13-1.66x at n = 96-128, where even rows ran
+/// 0.85-1.03x so (they keep the 8-column tiles).
+constexpr double kShortNRowMeanLength = 32;
+constexpr int64_t kShortNColumnsPerLane = 2, kShortNLeast = 64, kShortNMost = 128;
 constexpr int64_t kShortNSliceMostRows32 = 1024;
+constexpr int64_t kShortNEvenMost16 = 64;
 /// f32 row tiles of even rows this long on average split them while the
 /// lanes fit this many busy GPUs (chooseSpmmRowTiles; SpmmFit::splitBudget
 /// else).
@@ -545,14 +560,16 @@ bool sopt::prefersSpmmDenseBlocks(const SparsityStats &stats, int64_t n, int ele
       double(occupiedBlocksOf(stats, 64)) / double(shapeBlocksOf(stats, 64));
   if (double(stats.rows) * double(stats.cols) * double(n) * occupied < kSpmmDenseBlocksWork)
     return false;
-  // f32 blocks too few for the GPU (kSpmmFewestBlocks32) leave it to the
-  // row tiles.
+  // Blocks too few for the GPU (kSpmmFewestBlocks32; in 16-bit only below
+  // kSpmmFewBlocksDensity16) leave it to the row tiles or slices.
   const int64_t blocks32 = ((stats.rows + 31) / 32) * ((n + 31) / 32);
-  if (!leavesBlocksEmpty(stats) &&
-      (blocks32 < kSpmmFewestBlocks32 ||
-       (elementBytes == 4 && blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK)))
-    return false;
   const double density = blockDensity(stats);
+  if (!leavesBlocksEmpty(stats) &&
+      (elementBytes == 4
+           ? blocks32 < kSpmmFewestBlocks32 ||
+                 (blocks32 < kSpmmLargeBlocks && stats.cols >= kSpmmLongK)
+           : blocks32 < kSpmmFewestBlocks32 && density < kSpmmFewBlocksDensity16))
+    return false;
   if (density >= kSpmmDenseBlocksDensity)
     return true;
   return elementBytes == 4 && density >= kSpmmDenseBlocksSkewedDensity && rowsSkewed(stats);
@@ -587,10 +604,10 @@ SpmmSchedule sopt::spmmStagedSlices(const SparsityStats &stats, int64_t n, int e
   const bool fourWide = wide || (elementBytes == 4 && stats.rows > kStagedSliceManyRows);
   // Short f32 outputs of few rows: slices of 32 columns, a lane's column
   // each, so that a block copies half as much of B (kShortNSliceMostRows32).
-  const bool narrow32 = elementBytes == 4 && n >= kShortNLeast32 && n <= kShortNMost32 &&
+  const bool narrow32 = elementBytes == 4 && n >= kShortNLeast && n <= kShortNMost &&
                         stats.rows <= kShortNSliceMostRows32;
-  s.vectorWidth = narrow32 ? 1
-                           : int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
+  s.vectorWidth =
+      narrow32 ? 1 : int(std::min<int64_t>(widestVector(n, elementBytes), fourWide ? 4 : 2));
   s.threadsPerTile = std::min(32, s.tileColumns / s.vectorWidth);
   s.tileColumns = s.threadsPerTile * s.vectorWidth;
   s.tilesPerBlock = kMaxStagedSliceThreads / s.threadsPerTile;
@@ -815,17 +832,19 @@ SpmmSchedule sopt::chooseSpmmRowTiles(const SparsityStats &stats, int64_t n,
   }
   const SpmmSchedule fitted =
       rowTilesOf(stats, n, elementBytes, fit, perThread, 32, segment, splitBudget, longRowShare);
-  // Rows of kWideRowMeanLength32 entries or more at short n (where the fit
+  // Rows of kShortNRowMeanLength entries or more at short n (where the fit
   // gives one column per lane) take two columns per lane in 32-lane tiles,
   // the split budget restoring the lanes: each staged entry feeds twice the
   // FMAs, and B's rows are read as 8-byte vectors (f32) or 4-byte ones.
   // Before the 16-bit rule below, whose 8 columns per lane leave too few
-  // lanes at these widths; skewed f32 rows keep the fitted tiles where the
+  // lanes at these widths, for skewed 16-bit rows and at n = 64
+  // (kShortNEvenMost16); skewed f32 rows keep the fitted tiles where the
   // wide ones would give them fewer lanes (skewed 16-bit rows ran faster
   // in the wide tiles all the same).
-  if (rowsKnown && segment == 0 && perThread < kWideRowColumns32 &&
-      stats.meanRowLength >= kWideRowMeanLength32 && n >= kShortNLeast32 && n <= kShortNMost32) {
-    SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kWideRowColumns32, 32, segment,
+  if (rowsKnown && segment == 0 && perThread < kShortNColumnsPerLane &&
+      stats.meanRowLength >= kShortNRowMeanLength && n >= kShortNLeast && n <= kShortNMost &&
+      (elementBytes == 4 || skewed || n <= kShortNEvenMost16)) {
+    SpmmSchedule wide = rowTilesOf(stats, n, elementBytes, fit, kShortNColumnsPerLane, 32, segment,
                                    std::max(splitBudget, kEvenRowSplitBudget32), longRowShare);
     if (elementBytes <= 2 || !skewed || lanesPerRow(wide, n) >= lanesPerRow(fitted, n))
       return wide;

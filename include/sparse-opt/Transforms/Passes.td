@@ -253,8 +253,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     columns per lane in tile groups of 16 lanes (`tile_columns = 128`), one
     group per block, unless skewed rows would get fewer lanes each, and
     from n = 256 only skewed rows (the longest twice the mean) are split
-    for the longest row's sake; f32 rows of 32 entries or more at n = 64
-    to 128 take 2 columns per lane in 32-lane tiles, split as even rows;
+    for the longest row's sake; rows of 32 entries or more at n = 64 to
+    128 take 2 columns per lane in 32-lane tiles, split as even rows (in
+    16-bit before the 8-column tiles where the rows are skewed or n = 64);
     f32 row tiles whose `B` (the rows the
     pattern reads, times n) outgrows L2 (50 MB) take 8 lanes x 8 columns
     handed out by column slice (`tile_order = by_column`); before that, f32
@@ -271,8 +272,9 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     rows);
     an SpMM whose pattern is dense enough (25 %, in f32 also 15 % with a
     longest row twice the mean, and 2^24 products of the dense shape) runs
-    on tensor cores instead (in f32 not with fewer than 48 blocks of
-    32 x 32, or 96 where `k` >= 1024: each block walks all of `k`)
+    on tensor cores instead (not with fewer than 48 blocks of 32 x 32, in
+    16-bit only below 40 % density, nor in f32 with fewer than 96 where
+    `k` >= 1024: each block walks all of `k`)
     (`tiling = dense_blocks`; in f16/bf16 also
     where it would stage slices), each block walking only its rows' window
     of `k`: with a pattern file that leaves a quarter or more of its 64 x 64
