@@ -256,8 +256,8 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     for the longest row's sake; rows of 32 entries or more at n = 64 to
     128 take 2 columns per lane in 32-lane tiles, split as even rows (in
     16-bit before the 8-column tiles where the rows are skewed or n = 64);
-    f32 row tiles whose `B` (the rows the
-    pattern reads, times n) outgrows L2 (50 MB) take 8 lanes x 8 columns
+    f32 row tiles whose `B` (the rows the pattern reads, times n) outgrows
+    L2 (50 MB) take 8 lanes x 8 columns
     handed out by column slice (`tile_order = by_column`); before that, f32
     row tiles from n = 256 of a local pattern (a quarter or more of its
     64 x 64 blocks empty, 1 % or more dense in the others: a band, a
@@ -266,10 +266,10 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     an SpMM whose `k` is at most 512 and whose pattern gives 2^20 products
     (nnz * n) stages slices of `B` in shared memory
     (`tiling = staged_slices`: 64 columns wide in f32 up to 20 % density,
-    32 at n = 64 to 128 up to 1024 rows, before dense blocks from n = 512; in 16-bit 128 columns from n = 512 up
-    to 4096 rows where the density reaches 4 % or the rows are skewed, and
-    so below n = 512 beyond 1024 rows; 64 columns below n = 512 up to 1024
-    rows);
+    32 at n = 64 to 128 up to 1024 rows, before dense blocks from n = 512;
+    in 16-bit 128 columns from n = 512 up to 4096 rows where the density
+    reaches 4 % or the rows are skewed, and so below n = 512 beyond 1024
+    rows; 64 columns below n = 512 up to 1024 rows);
     an SpMM whose pattern is dense enough (25 %, in f32 also 15 % with a
     longest row twice the mean, and 2^24 products of the dense shape) runs
     on tensor cores instead (not with fewer than 48 blocks of 32 x 32, in
