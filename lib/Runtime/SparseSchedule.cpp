@@ -301,6 +301,12 @@ constexpr int kLaneTileElements16 = 32;
 /// Warps per block for those tiles (two did best on the sweep in f32, four
 /// in 16-bit), and for the f32 tiles of one output per group.
 constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
+/// 16-bit tiles of 1-16 nonzeros at k up to this take one output per group
+/// and kSmallTileWarps warps: on the f16 explore of a647fd0 (every second
+/// DLMC pattern at k = 64 and 128, H100, 2026-11-27) that put the rule at
+/// 0.98x of each case's best instead of 0.96x, the 98 % 2048 x 512 patterns
+/// 1.12-1.22x faster.
+constexpr int64_t kShortK16 = 128;
 /// f32 tiles of 32 nonzeros take S's entries by column panels
 /// (SddmmPanels.cuh) from 12 tiles per SM of an H100 on (fewer: a warp's 32
 /// outputs run one after another where smaller tiles run side by side)
@@ -955,6 +961,12 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
   }
   // Two outputs per group and round: two independent loads in flight.
   s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
+  // At short k (kShortK16) one output per group and eight warps per block
+  // instead, as in f32 (each output's loads are few; more warps hide them).
+  if (k <= kShortK16) {
+    s.tileNonzeros = 32 / s.threadsPerNonzero;
+    s.tilesPerBlock = kSmallTileWarps;
+  }
   return s;
 }
 
