@@ -302,10 +302,14 @@ constexpr int kLaneTileElements16 = 32;
 /// in 16-bit), and for the f32 tiles of one output per group.
 constexpr int kLaneTileWarps = 2, kLaneTileWarps16 = 4, kSmallTileWarps = 8;
 /// 16-bit tiles of 1-16 nonzeros at k up to this take one output per group
-/// and kSmallTileWarps warps: on the f16 explore of a647fd0 (every second
-/// DLMC pattern at k = 64 and 128, H100, 2026-11-27) that put the rule at
-/// 0.98x of each case's best instead of 0.96x, the 98 % 2048 x 512 patterns
-/// 1.12-1.22x faster.
+/// and kSmallTileWarps warps where a lane loads more than one vector of k:
+/// fitted on the f16 explore of a647fd0 (every second DLMC pattern at k =
+/// 64 and 128), then measured against two outputs per group and four warps
+/// (old, new, old, new in one device call; H100, 2026-11-27; DLMC, graphs,
+/// bands, SuiteSparse at k = 32-128): 1.04-1.14x at k = 64 with two
+/// vectors a lane, 1.04-1.22x at k = 96, 1.04-1.23x at k = 128 (the 98 %
+/// 2048 x 512 and 512 x 2048 patterns most); with one vector a lane
+/// (k = 32; 16 lanes at 64, 32 at 128) 0.93-1.00x, so not there.
 constexpr int64_t kShortK16 = 128;
 /// f32 tiles of 32 nonzeros take S's entries by column panels
 /// (SddmmPanels.cuh) from 12 tiles per SM of an H100 on (fewer: a warp's 32
@@ -961,9 +965,10 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
   }
   // Two outputs per group and round: two independent loads in flight.
   s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
-  // At short k (kShortK16) one output per group and eight warps per block
-  // instead, as in f32 (each output's loads are few; more warps hide them).
-  if (k <= kShortK16) {
+  // At short k (kShortK16) where each lane still loads more than one
+  // vector of A's row per output, one output per group and eight warps per
+  // block instead, as in f32: the loads in flight are then the warps'.
+  if (k <= kShortK16 && k > int64_t(s.vectorWidth) * s.threadsPerNonzero) {
     s.tileNonzeros = 32 / s.threadsPerNonzero;
     s.tilesPerBlock = kSmallTileWarps;
   }

@@ -299,7 +299,8 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     also need 10 % density below k = 1024, and 8.5 % from it in f32; a
     sparse SDDMM of at least 33792
     nonzeros (in f32 also 6e6 products) takes tiles of 32 nonzeros
-    (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit)
+    (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit;
+    one up to k = 128 where a lane loads more than one vector of k)
     outputs per lane group. With a pattern file, f32 tiles of 32 from 50688
     nonzeros (12 tiles per SM of an H100) take the entries by column panels
     (`column_panel`: 128 columns where a row of `B` takes 1 KB or less,
