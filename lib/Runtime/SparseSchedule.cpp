@@ -945,33 +945,32 @@ SddmmSchedule sopt::chooseSddmmSchedule(const SparsityStats &stats, int64_t k,
          stats.nnz / (2 * (32 / lanes)) < kBusySddmmWarps)
     lanes *= 2;
   s.threadsPerNonzero = int(lanes);
-  if (elementBytes == 4) {
-    // One output per group, eight warps per block: with the entries' rows
-    // prepared the tiles' chains are short, and twice the warps hide more
-    // (H100 sweep, 2026-11-24, f32 DLMC patterns these serve: 1.10x (0.94-
-    // 1.7x) at k = 256 and 1.07x (1.03-1.24x) at k = 1024 over two outputs
-    // per group and four warps; 16-bit tiles lost at k = 1024 that way).
-    s.tileNonzeros = 32 / s.threadsPerNonzero;
-    // Except two outputs per 16-lane group when k itself asks for 16 lanes
-    // and A and B are large (rows + cols): each lane then has two rows of B
-    // in flight instead of one, which pays once they no longer stay in L1
-    // (H100 sweep, 2026-11-25, the six f32 DLMC patterns of 2048 x 512 and
-    // 512 x 2048 at 98 %, k = 256: 1.07-1.10x; 512 x 512 at 90-95 %:
-    // 0.83-0.92x, so not there).
-    if (lanesForK == 16 && lanes == 16 && stats.rows + stats.cols >= kTwoOutputOperandRows)
-      s.tileNonzeros *= 2;
-    s.tilesPerBlock = kSmallTileWarps;
+  // One output per group, eight warps per block: with the entries' rows
+  // prepared the tiles' chains are short, and twice the warps hide more
+  // (H100 sweep, 2026-11-24, f32 DLMC patterns these serve: 1.10x (0.94-
+  // 1.7x) at k = 256 and 1.07x (1.03-1.24x) at k = 1024 over two outputs
+  // per group and four warps; 16-bit tiles lost at k = 1024 that way, so
+  // in 16-bit only at short k (kShortK16) where each lane still loads more
+  // than one vector of A's row per output: the loads in flight are then
+  // the warps').
+  const bool oneOutput = elementBytes == 4 || (k <= kShortK16 &&
+                                               k > int64_t(s.vectorWidth) * s.threadsPerNonzero);
+  if (!oneOutput) {
+    // Two outputs per group and round: two independent loads in flight.
+    s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
     return s;
   }
-  // Two outputs per group and round: two independent loads in flight.
-  s.tileNonzeros = 2 * (32 / s.threadsPerNonzero);
-  // At short k (kShortK16) where each lane still loads more than one
-  // vector of A's row per output, one output per group and eight warps per
-  // block instead, as in f32: the loads in flight are then the warps'.
-  if (k <= kShortK16 && k > int64_t(s.vectorWidth) * s.threadsPerNonzero) {
-    s.tileNonzeros = 32 / s.threadsPerNonzero;
-    s.tilesPerBlock = kSmallTileWarps;
-  }
+  s.tileNonzeros = 32 / s.threadsPerNonzero;
+  // Except, in f32, two outputs per 16-lane group when k itself asks for
+  // 16 lanes and A and B are large (rows + cols): each lane then has two
+  // rows of B in flight instead of one, which pays once they no longer
+  // stay in L1 (H100 sweep, 2026-11-25, the six f32 DLMC patterns of
+  // 2048 x 512 and 512 x 2048 at 98 %, k = 256: 1.07-1.10x; 512 x 512 at
+  // 90-95 %: 0.83-0.92x, so not there).
+  if (elementBytes == 4 && lanesForK == 16 && lanes == 16 &&
+      stats.rows + stats.cols >= kTwoOutputOperandRows)
+    s.tileNonzeros *= 2;
+  s.tilesPerBlock = kSmallTileWarps;
   return s;
 }
 
