@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/RowOrder.h"
 #include "sparse-opt/Runtime/SparseIO.h"
@@ -205,6 +206,7 @@ struct Options {
   int maxLaunches = 4096;
   bool graphs = true;
   bool flushL2 = false;
+  bool dependentLaunch = true; // our kernels as programmatic dependent launches
   bool everyBlock = false; // SDDMM dense blocks over every block of the shape
   uint64_t seed = 20261122;
   bool explore = false, exploreAll = false;
@@ -236,6 +238,10 @@ SDDMM with B not transposed (sddmm_ab: D = (A·B) ⊙ S, B[k, n] row-major).
   --no-graph           launch directly instead of replaying a CUDA graph
   --flush-l2           write a buffer twice the L2 size before every sample and
                        time one launch per sample (cold-L2 timing)
+  --no-dependent-launch
+                       launch our kernels plainly instead of as programmatic
+                       dependent launches (sm_90+; see Launch.cuh), to measure
+                       what those save
   --every-block        launch the SDDMM dense blocks over every block of the
                        pattern's shape, not only the occupied ones (ablation)
   --seed=N             seed of the random values (default 20261122)
@@ -376,6 +382,9 @@ Options parseOptions(int argc, char **argv) {
     } else if (key == "--flush-l2") {
       noValue();
       o.flushL2 = true;
+    } else if (key == "--no-dependent-launch") {
+      noValue();
+      o.dependentLaunch = false;
     } else if (key == "--every-block") {
       noValue();
       o.everyBlock = true;
@@ -2275,6 +2284,9 @@ std::string markdown(const Results &r, const Meta &meta, const Options &o,
         (o.graphs ? "around CUDA-graph replays" : "around direct launches") +
         ", each sample ≥ " + num(o.minSampleUs, "%g") + " µs of back-to-back calls" +
         (o.flushL2 ? " (one call per sample after an L2 flush)" : "") +
+        (o.dependentLaunch ? "; our kernels launched as programmatic dependent launches "
+                             "(each waits for the kernels before it as it starts)"
+                           : "; our kernels launched plainly (--no-dependent-launch)") +
         "; every implementation on the same inputs in this run. Random values in [-1, 1) "
         "for the sparse matrix and the dense operands (seed " + std::to_string(o.seed) +
         "). Our row order (longest rows first), the SDDMM dense blocks' column windows, "
@@ -2405,6 +2417,7 @@ std::string json(const Results &r, const Meta &meta, const Options &o,
        std::to_string(o.samples) + ", \"min_sample_us\": " + num(o.minSampleUs) +
        ", \"warmup_us\": " + num(o.warmupUs) + ", \"graphs\": " +
        (o.graphs ? "true" : "false") + ", \"flush_l2\": " + (o.flushL2 ? "true" : "false") +
+       ", \"dependent_launch\": " + (o.dependentLaunch ? "true" : "false") +
        ", \"check_failed\": " + (r.checkFailed ? "true" : "false") +
        ", \"fatal\": " + (r.fatal.empty() ? "null" : jsonEscape(r.fatal)) + "},\n";
 
@@ -2538,6 +2551,8 @@ int main(int argc, char **argv) {
                  prop.name, prop.major, prop.minor);
     return 3;
   }
+
+  sopt::setDependentLaunch(o.dependentLaunch);
 
   const std::vector<Input> inputs = collectInputs(o);
   if (inputs.empty()) {

@@ -49,6 +49,7 @@
 #define SPARSE_OPT_RUNTIME_SDDMM_CUH
 
 #include "sparse-opt/Runtime/Convert.cuh"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
@@ -186,6 +187,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     sddmmKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                 int32_t k, T *__restrict__ out, Epilogue epilogue,
                 const int32_t *__restrict__ entryRows) {
+  awaitPrecedingKernels();
   static_assert(ThreadsPerNonzero >= 1 && ThreadsPerNonzero <= 32 &&
                     (ThreadsPerNonzero & (ThreadsPerNonzero - 1)) == 0,
                 "lanes per output: a power of two up to a warp");
@@ -263,6 +265,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     sddmmGatherKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, const int32_t *__restrict__ rowOrder,
                       Epilogue epilogue) {
+  awaitPrecedingKernels();
   const int lane = threadIdx.x % 32;
   const int64_t warps = int64_t(gridDim.x) * (blockDim.x / 32);
   const int32_t n = int32_t(s.cols);
@@ -285,6 +288,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
 template <typename T>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     entryRowsKernel(CsrMatrix<T> s, int32_t *__restrict__ entryRows) {
+  awaitPrecedingKernels();
   const int64_t row = int64_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
   if (row >= s.rows)
     return;
@@ -302,9 +306,8 @@ cudaError_t launchEntryRows(const CsrMatrix<T> &s, int32_t *entryRows, cudaStrea
     return cudaErrorInvalidValue;
   if (s.rows == 0 || s.nnz == 0)
     return cudaSuccess;
-  entryRowsKernel<<<unsigned((s.rows + kWarps - 1) / kWarps), kWarps * 32, 0, stream>>>(
-      s, entryRows);
-  return cudaGetLastError();
+  return launchKernel(entryRowsKernel<T>, unsigned((s.rows + kWarps - 1) / kWarps), kWarps * 32,
+                      0, stream, s, entryRows);
 }
 
 /// Blocks enough for every row a warp, capped at a few waves: warps stride
@@ -334,10 +337,10 @@ cudaError_t launchSddmm(const CsrMatrix<T> &s, const T *lhs, const T *rhs, int64
   const int64_t blocks = (tiles + warpsPerBlock - 1) / warpsPerBlock;
   if (blocks > INT32_MAX)
     return cudaErrorInvalidValue;
-  sddmmKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, TileNonzeros, Epilogue>
-      <<<unsigned(blocks), warpsPerBlock * 32, 0, stream>>>(s, lhs, rhs, int32_t(k), out,
-                                                            epilogue, entryRows);
-  return cudaGetLastError();
+  return launchKernel(
+      sddmmKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, TileNonzeros, Epilogue>,
+      unsigned(blocks), warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, epilogue,
+      entryRows);
 }
 
 /// Launches (A · B) ⊙ S with B[k, n] not transposed.
@@ -350,10 +353,9 @@ cudaError_t launchSddmmGather(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return cudaErrorInvalidValue;
   if (s.rows == 0 || s.nnz == 0)
     return cudaSuccess;
-  sddmmGatherKernel<T, Epilogue>
-      <<<unsigned(sddmmBlocks(s.rows, warpsPerBlock)), warpsPerBlock * 32, 0, stream>>>(
-          s, lhs, rhs, int32_t(k), out, rowOrder, epilogue);
-  return cudaGetLastError();
+  return launchKernel(sddmmGatherKernel<T, Epilogue>, unsigned(sddmmBlocks(s.rows, warpsPerBlock)),
+                      warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, rowOrder,
+                      epilogue);
 }
 
 } // namespace sopt

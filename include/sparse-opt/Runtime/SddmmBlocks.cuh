@@ -103,6 +103,7 @@
 #ifndef SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
 #define SPARSE_OPT_RUNTIME_SDDMMBLOCKS_CUH
 
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/Sddmm.cuh"
 #include "sparse-opt/Runtime/SddmmDirect.cuh"
@@ -759,6 +760,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kThreads, sddmm_blocks::kMinBloc
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
                       const int32_t *__restrict__ windows,
                       const int32_t *__restrict__ occupied) {
+  awaitPrecedingKernels();
   const BlockPlace place = placeOfBlock(occupied, (s.cols + Block - 1) / Block);
   sddmm_blocks::multiplyAndSample<T, Block, Splits, VectorLoads>(s, lhs, rhs, k, out, epilogue,
                                                                  windows, place);
@@ -797,20 +799,6 @@ static_assert(kSplitProductBytes<64> <= sizeof(SplitStage<64>) * kSplitStages &&
 /// did, sharing B's chunks; fewer would leave SMs idle.
 inline int64_t tallBlocksFrom(int sms) { return int64_t(sms) * 3 / 4; }
 
-/// Programmatic dependent launch (sm_90): the split kernel lets the blocks
-/// kernel launched after it start at once (their windows and barriers need
-/// no planes), and the blocks' copying thread waits for the split to finish
-/// and its writes to show before its first tensor copy.
-__device__ __forceinline__ void allowDependentLaunch() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void waitForPrerequisiteGrid() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-}
 
 } // namespace sddmm_blocks
 
@@ -834,6 +822,9 @@ __device__ __forceinline__ void waitForPrerequisiteGrid() {
 /// outputs bit for bit equal. Compiled for a target without wgmma, the
 /// kernel runs sddmmBlocksKernel's body on `rhs` instead, for one 64-row
 /// half after the other. `occupied`, if given, lists blocks of Rows x 64.
+/// The one runtime kernel that does not begin with awaitPrecedingKernels:
+/// it always follows the split, which lets it start only once everything
+/// before the split is done, and its copying thread waits for the planes.
 template <int Rows, typename Epilogue>
 __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 ? 2 : 1)
     sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
@@ -894,7 +885,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
     tma::loadTile(stage.bRemainder, &remainderTiles, c * 32, int32_t(col0), landed);
   };
   if (threadIdx.x == 0) {
-    waitForPrerequisiteGrid(); // B's planes (launched dependent on their split)
+    awaitPrecedingKernels(); // B's planes (launched dependent on their split)
     for (int32_t c = 0; c < chunks && c < kSplitStages - 1; ++c)
       copyChunk(c);
   }
@@ -945,7 +936,11 @@ __global__ void __launch_bounds__(256)
     splitTf32PlanesKernel(const Vector *__restrict__ b, int64_t vectors,
                           Vector *__restrict__ parts, Vector *__restrict__ remainders) {
   static_assert(std::is_same_v<Vector, float4>, "four floats at a time");
-  sddmm_blocks::allowDependentLaunch();
+  // The blocks kernel launched after the split starts at once (its windows
+  // and barriers need no planes; its copying thread waits for them), and
+  // only after this wait: what it reads early, earlier kernels wrote.
+  awaitPrecedingKernels();
+  allowFollowingKernels();
   for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < vectors;
        i += int64_t(gridDim.x) * blockDim.x) {
     const float4 x = b[i];
@@ -1010,15 +1005,20 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
   constexpr size_t kBytes = kDynamicBytes<T, Block>;
   // Launches `kernel` over the occupied blocks, or colBlocks x `gridRows`
   // blocks (a cluster of Splits along z), with `bytes` of dynamic shared
-  // memory; `dependent`: it
-  // may start before the kernel launched ahead of it on the stream ends
-  // (programmatic dependent launch; the kernel waits where it needs that
-  // one's writes).
+  // memory; `dependent`: it may start before the split launched ahead of
+  // it ends (its copying thread waits for the planes). Every launch is a
+  // dependent one where dependentLaunchOn says so (Launch.cuh: the kernels
+  // then wait for the earlier ones first).
   auto launch = [&](auto kernel, int threads, size_t bytes, bool dependent, int64_t gridRows,
                     auto... extra) {
+    bool startsEarly = false;
+    cudaError_t e = dependentLaunchOn(&startsEarly);
+    if (e == cudaSuccess && startsEarly)
+      e = kernelAwaits(reinterpret_cast<const void *>(kernel), &startsEarly);
+    if (e != cudaSuccess)
+      return e;
     // The stages exceed the 48 KB a block gets without asking.
-    cudaError_t e =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
     if (e != cudaSuccess)
       return e;
     cudaLaunchConfig_t config = {};
@@ -1035,7 +1035,7 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
       cluster.val.clusterDim.y = 1;
       cluster.val.clusterDim.z = Splits;
     }
-    if (dependent) {
+    if (dependent || startsEarly) {
       cudaLaunchAttribute &serialization = attributes[config.numAttrs++];
       serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
       serialization.val.programmaticStreamSerializationAllowed = 1;
@@ -1068,10 +1068,10 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
       if (encoded) {
         const int64_t vectors = s.cols * k / 4;
         const unsigned splitBlocks = unsigned(std::min<int64_t>((vectors + 255) / 256, 4096));
-        splitTf32PlanesKernel<float4><<<splitBlocks, 256, 0, stream>>>(
-            reinterpret_cast<const float4 *>(rhs), vectors, reinterpret_cast<float4 *>(parts),
-            reinterpret_cast<float4 *>(remainders));
-        if ((e = cudaGetLastError()) != cudaSuccess)
+        e = launchKernel(splitTf32PlanesKernel<float4>, splitBlocks, 256, 0, stream,
+                         reinterpret_cast<const float4 *>(rhs), vectors,
+                         reinterpret_cast<float4 *>(parts), reinterpret_cast<float4 *>(remainders));
+        if (e != cudaSuccess)
           return e;
         // Room for either body (a target without wgmma runs the other);
         // dependent on the split: its prologue overlaps the split.

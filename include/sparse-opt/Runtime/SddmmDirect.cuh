@@ -41,6 +41,7 @@
 #define SPARSE_OPT_RUNTIME_SDDMMDIRECT_CUH
 
 #include "sparse-opt/Runtime/DeviceInfo.h"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/OccupiedBlocks.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
@@ -87,6 +88,7 @@ __global__ void __launch_bounds__(Tiles * sddmm_direct::kWarps * 32, 2 / Tiles)
                       const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
                       Epilogue epilogue, const int32_t *__restrict__ windows,
                       const int32_t *__restrict__ occupied) {
+  awaitPrecedingKernels();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   __trap(); // mma.sync on TF32 needs sm_80
 #else
@@ -275,9 +277,8 @@ cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const
                                     int(shared));
     if (status != cudaSuccess)
       return status;
-    kernel<<<grid, tiles * kWarps * 32, shared, stream>>>(s, lhs, rhs, k, out, epilogue,
-                                                          windows, occupied.list);
-    return cudaGetLastError();
+    return launchKernel(kernel, grid, tiles * kWarps * 32, shared, stream, s, lhs, rhs, k, out,
+                        epilogue, windows, occupied.list);
   };
   if (paired) {
     const dim3 grid(unsigned(colBlocks), unsigned((rowBlocks + 1) / 2));

@@ -28,6 +28,7 @@
 #define SPARSE_OPT_RUNTIME_SDDMMPANELS_CUH
 
 #include "sparse-opt/Runtime/DeviceInfo.h"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/Sddmm.cuh"
 
 #include <cuda_runtime.h>
@@ -41,6 +42,7 @@ __global__ void __launch_bounds__(sddmmPanelMaxThreads(VectorWidth * VectorsPerL
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
                       const int32_t *__restrict__ entryRows, const int32_t *__restrict__ order,
                       int64_t tilesPerBlock) {
+  awaitPrecedingKernels();
   const int lane = threadIdx.x % 32, warps = blockDim.x / 32;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t begin = int64_t(blockIdx.x) * tilesPerBlock;
@@ -77,10 +79,10 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return status;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
-  sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>
-      <<<unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock), warpsPerBlock * 32, 0,
-         stream>>>(s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order, tilesPerBlock);
-  return cudaGetLastError();
+  return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>,
+                      unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock), warpsPerBlock * 32,
+                      0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
+                      tilesPerBlock);
 }
 
 } // namespace sopt

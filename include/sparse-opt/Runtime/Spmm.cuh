@@ -54,6 +54,7 @@
 #define SPARSE_OPT_RUNTIME_SPMM_CUH
 
 #include "sparse-opt/Runtime/Convert.cuh"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
@@ -129,6 +130,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     spmmKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
                const int32_t *__restrict__ rowOrder, int rowSplits, TileOrder tileOrder,
                Epilogue epilogue, RowSegments segments) {
+  awaitPrecedingKernels();
   static_assert(ThreadsPerTile >= 4 && ThreadsPerTile <= 32 &&
                     (ThreadsPerTile & (ThreadsPerTile - 1)) == 0,
                 "a tile group is 4 to 32 lanes of one warp");
@@ -315,6 +317,7 @@ template <typename T, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(256)
     spmmSegmentSumKernel(RowSegments segments, const int32_t *__restrict__ rowOrder,
                          int64_t rows, int32_t n, T *__restrict__ c, Epilogue epilogue) {
+  awaitPrecedingKernels();
   const int64_t vectors = n / VectorWidth;
   const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= segments.rows * vectors)
@@ -372,23 +375,21 @@ cudaError_t launchSpmm(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   size_t shared = size_t(groups) * kStaged * (sizeof(int32_t) + sizeof(float));
   if (rowSplits > 1)
     shared += size_t(groups) * ThreadsPerTile * ColumnsPerThread * sizeof(float);
-  if (segments.count == 0) {
-    spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, false, Epilogue>
-        <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder,
-                                                        rowSplits, tileOrder, epilogue, {});
-    return cudaGetLastError();
-  }
-  spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, true, Epilogue>
-      <<<unsigned(blocks), threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, rowSplits,
-                                                      tileOrder, epilogue, segments);
-  cudaError_t e = cudaGetLastError();
+  if (segments.count == 0)
+    return launchKernel(
+        spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, false, Epilogue>,
+        unsigned(blocks), threads, shared, stream, a, b, int32_t(n), c, rowOrder, rowSplits,
+        tileOrder, epilogue, RowSegments{});
+  cudaError_t e = launchKernel(
+      spmmKernel<T, ThreadsPerTile, ColumnsPerThread, VectorWidth, TransposeC, true, Epilogue>,
+      unsigned(blocks), threads, shared, stream, a, b, int32_t(n), c, rowOrder, rowSplits,
+      tileOrder, epilogue, segments);
   if (e != cudaSuccess)
     return e;
   const int64_t sums = segments.rows * (n / VectorWidth);
-  spmmSegmentSumKernel<T, VectorWidth, TransposeC, Epilogue>
-      <<<unsigned((sums + 255) / 256), 256, 0, stream>>>(segments, rowOrder, a.rows,
-                                                         int32_t(n), c, epilogue);
-  return cudaGetLastError();
+  return launchKernel(spmmSegmentSumKernel<T, VectorWidth, TransposeC, Epilogue>,
+                      unsigned((sums + 255) / 256), 256, 0, stream, segments, rowOrder, a.rows,
+                      int32_t(n), c, epilogue);
 }
 
 } // namespace sopt

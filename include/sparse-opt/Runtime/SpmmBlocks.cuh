@@ -37,6 +37,7 @@
 #ifndef SPARSE_OPT_RUNTIME_SPMMBLOCKS_CUH
 #define SPARSE_OPT_RUNTIME_SPMMBLOCKS_CUH
 
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/Spmm.cuh"
 #include "sparse-opt/Runtime/TensorCore.cuh"
 
@@ -265,6 +266,7 @@ __global__ void __launch_bounds__(spmm_blocks::kThreads,
                                   spmm_blocks::kMinBlocksPerSm<BlockRows>)
     spmmBlocksKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
                      Epilogue epilogue) {
+  awaitPrecedingKernels();
   using namespace spmm_blocks;
   using S = Shape<T, BlockRows, BlockCols>;
   static_assert(sizeof(T) == 4 || sizeof(T) == 2, "f32, f16 or bf16 storage");
@@ -389,8 +391,7 @@ cudaError_t launchSpmmBlocks(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kBytes));
     if (e != cudaSuccess)
       return e;
-    kernel<<<grid, kThreads, kBytes, stream>>>(a, b, int32_t(n), c, epilogue);
-    return cudaGetLastError();
+    return launchKernel(kernel, grid, kThreads, kBytes, stream, a, b, int32_t(n), c, epilogue);
   };
   if (vectorLoads)
     return launch(spmmBlocksKernel<T, BlockRows, BlockCols, true, TransposeC, Epilogue>);

@@ -50,6 +50,7 @@
 #define SPARSE_OPT_RUNTIME_SPMMSLICES_CUH
 
 #include "sparse-opt/Runtime/Convert.cuh"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 #include "sparse-opt/Runtime/Spmm.cuh"
@@ -145,6 +146,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmChunkedSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n,
                             T *__restrict__ c, const int32_t *__restrict__ rowOrder,
                             int32_t groups, int32_t chunkRows, Epilogue epilogue) {
+  awaitPrecedingKernels();
   using Shape = SliceShape<SliceColumns, VectorWidth>;
   extern __shared__ __align__(16) unsigned char chunkedShared[];
   T *slice = reinterpret_cast<T *>(chunkedShared);
@@ -231,6 +233,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
                      const int32_t *__restrict__ rowOrder, int32_t groups,
                      bool shareLongHead, const __grid_constant__ CUtensorMap sliceTiles,
                      int32_t tileRows, int32_t stagedRows, Epilogue epilogue) {
+  awaitPrecedingKernels();
   using Shape = detail::SliceShape<SliceColumns, VectorWidth>;
   constexpr int kLanes = Shape::kLanes, kPerLane = Shape::kPerLane, kStaged = Shape::kStaged;
   extern __shared__ __align__(128) unsigned char slicesShared[];
@@ -451,9 +454,8 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     const size_t shared = size_t(chunkRows) * kRowBytes + staging;
     if ((status = wave(kernel, shared, grid)) != cudaSuccess)
       return status;
-    kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
-                                              int32_t(chunkRows), epilogue);
-    return cudaGetLastError();
+    return launchKernel(kernel, grid, threads, shared, stream, a, b, int32_t(n), c, rowOrder,
+                        int32_t(grid.y), int32_t(chunkRows), epilogue);
   }
 
   // Tensor copies in tiles of up to 256 rows (the hardware's limit), each
@@ -480,10 +482,9 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   const size_t shared = size_t(stagedRows) * kRowBytes + staging;
   if ((status = wave(kernel, shared, grid)) != cudaSuccess)
     return status;
-  kernel<<<grid, threads, shared, stream>>>(a, b, int32_t(n), c, rowOrder, int32_t(grid.y),
-                                            options.shareLongHead, sliceTiles, int32_t(tileRows),
-                                            int32_t(stagedRows), epilogue);
-  return cudaGetLastError();
+  return launchKernel(kernel, grid, threads, shared, stream, a, b, int32_t(n), c, rowOrder,
+                      int32_t(grid.y), options.shareLongHead, sliceTiles, int32_t(tileRows),
+                      int32_t(stagedRows), epilogue);
 }
 
 } // namespace sopt

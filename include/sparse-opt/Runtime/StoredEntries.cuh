@@ -12,6 +12,7 @@
 #define SPARSE_OPT_RUNTIME_STOREDENTRIES_CUH
 
 #include "sparse-opt/Runtime/Convert.cuh"
+#include "sparse-opt/Runtime/Launch.cuh"
 #include "sparse-opt/Runtime/SparseRow.cuh"
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
@@ -22,6 +23,7 @@ namespace sopt {
 template <typename T, typename Functor>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     storedEntriesKernel(CsrMatrix<T> pattern, T *__restrict__ out, Functor f) {
+  awaitPrecedingKernels();
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   for (int64_t entry = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; entry < pattern.nnz;
        entry += stride) {
@@ -43,9 +45,8 @@ cudaError_t launchStoredEntries(const CsrMatrix<T> &pattern, T *out, Functor f,
   // Enough blocks for one entry per thread, capped at a few waves of any
   // GPU: the threads stride over the rest.
   const int64_t blocks = (pattern.nnz + kThreads - 1) / kThreads;
-  storedEntriesKernel<T, Functor>
-      <<<unsigned(blocks < 8192 ? blocks : 8192), kThreads, 0, stream>>>(pattern, out, f);
-  return cudaGetLastError();
+  return launchKernel(storedEntriesKernel<T, Functor>, unsigned(blocks < 8192 ? blocks : 8192),
+                      kThreads, 0, stream, pattern, out, f);
 }
 
 } // namespace sopt

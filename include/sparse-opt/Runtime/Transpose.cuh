@@ -17,6 +17,8 @@
 #ifndef SPARSE_OPT_RUNTIME_TRANSPOSE_CUH
 #define SPARSE_OPT_RUNTIME_TRANSPOSE_CUH
 
+#include "sparse-opt/Runtime/Launch.cuh"
+
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -39,6 +41,7 @@ constexpr int kRowsPerThread = kTile / (kThreads / 32), kColsPerThread = kTile /
 template <typename T>
 __global__ void __launch_bounds__(transpose::kThreads)
     transposeKernel(const T *__restrict__ in, int64_t rows, int64_t cols, T *__restrict__ out) {
+  awaitPrecedingKernels();
   using namespace transpose;
   // Padding: a column of the tile then spans all 32 banks (one column of
   // 4-byte elements, two of 2-byte ones), so the transposed reads below do
@@ -89,15 +92,15 @@ cudaError_t launchTranspose(const T *in, int64_t rows, int64_t cols, T *out,
   const int64_t tilesX = (cols + kTile - 1) / kTile, tilesY = (rows + kTile - 1) / kTile;
   if (tilesY > 65535 || tilesX > INT32_MAX)
     return cudaErrorInvalidValue;
-  transposeKernel<T><<<dim3(unsigned(tilesX), unsigned(tilesY)), kThreads, 0, stream>>>(
-      in, rows, cols, out);
-  return cudaGetLastError();
+  return launchKernel(transposeKernel<T>, dim3(unsigned(tilesX), unsigned(tilesY)), kThreads, 0,
+                      stream, in, rows, cols, out);
 }
 
 template <typename T>
 __global__ void permuteValuesKernel(const T *__restrict__ in,
                                     const int32_t *__restrict__ permutation, int64_t count,
                                     T *__restrict__ out) {
+  awaitPrecedingKernels();
   for (int64_t q = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; q < count;
        q += int64_t(gridDim.x) * blockDim.x)
     out[q] = in[permutation[q]];
@@ -114,8 +117,8 @@ cudaError_t launchPermuteValues(const T *in, const int32_t *permutation, int64_t
   constexpr int kThreads = 256;
   // Enough blocks to fill any current GPU; the loop covers the rest.
   const int64_t blocks = std::min<int64_t>((count + kThreads - 1) / kThreads, 4096);
-  permuteValuesKernel<T><<<unsigned(blocks), kThreads, 0, stream>>>(in, permutation, count, out);
-  return cudaGetLastError();
+  return launchKernel(permuteValuesKernel<T>, unsigned(blocks), kThreads, 0, stream, in,
+                      permutation, count, out);
 }
 
 } // namespace sopt

@@ -1,0 +1,128 @@
+//===- Launch.cuh - kernel launches that start as the previous kernel ends -*- CUDA -*-===//
+//
+// Programmatic dependent launch (sm_90 and newer): a kernel launched with
+// cudaLaunchAttributeProgrammaticStreamSerialization may be scheduled
+// before the kernel ahead of it in the stream has finished and flushed its
+// writes; the new kernel's first instruction, griddepcontrol.wait, then
+// holds it until they have. Every runtime kernel begins with that wait
+// (awaitPrecedingKernels), so a launch means what a plain launch means —
+// every write of earlier work is visible, in any stream, graph or not —
+// and only the gap between kernels shrinks: the next grid is set up while
+// the last blocks of the one before drain.
+//
+// Measured on an H100 (CUDA graphs of 24 launches, the benchmark's way of
+// timing): an empty kernel 0.92 -> 0.62 us a launch, and 0.17-0.28 us off
+// a warp-per-nonzero SDDMM of 2-37 us, with or without the kernel before
+// letting it start early; waiting only after the pattern's loads (unsafe
+// where a kernel before wrote the pattern) was no faster beyond 2 us
+// (docs/benchmarks/sweeps). Where the wait returns at once: launches
+// without the attribute, and targets below sm_90 (it compiles to nothing).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SPARSE_OPT_RUNTIME_LAUNCH_CUH
+#define SPARSE_OPT_RUNTIME_LAUNCH_CUH
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+namespace sopt {
+
+/// Holds a kernel launched as a dependent until the kernels before it in
+/// its stream have finished and their writes show. The first statement of
+/// every runtime kernel: nothing before it may touch global memory.
+__device__ __forceinline__ void awaitPrecedingKernels() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
+/// Lets the kernel launched after this one (as a dependent) start before
+/// this one ends. Only for a kernel whose dependent reads nothing of its
+/// output before waiting for it; called after awaitPrecedingKernels, so
+/// that the dependent's early work also follows everything before.
+__device__ __forceinline__ void allowFollowingKernels() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
+namespace detail {
+/// The process-wide switch behind setDependentLaunch.
+inline std::atomic<bool> dependentLaunchWanted{true};
+} // namespace detail
+
+/// Turns dependent launches on (the default) or off for the launches that
+/// follow, process-wide: for measuring what they save, and a way out should
+/// a driver mishandle them.
+inline void setDependentLaunch(bool on) { detail::dependentLaunchWanted.store(on); }
+
+/// Whether the runtime's launches on the current device are dependent
+/// launches: asked for, and the device has them (sm_90 and newer).
+inline cudaError_t dependentLaunchOn(bool *on) {
+  *on = false;
+  if (!detail::dependentLaunchWanted.load(std::memory_order_relaxed))
+    return cudaSuccess;
+  int device = 0, major = 0;
+  cudaError_t status = cudaGetDevice(&device);
+  if (status == cudaSuccess)
+    status = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  *on = status == cudaSuccess && major >= 9;
+  return status;
+}
+
+/// Whether `kernel` was compiled with its wait: from PTX of sm_90 or newer.
+/// (A binary built for sm_80 alone runs on an H100 from PTX without one,
+/// where a dependent launch would race with the kernel before it.) Cached
+/// per kernel: the attributes cost a driver call.
+inline cudaError_t kernelAwaits(const void *kernel, bool *awaits) {
+  static std::mutex guard;
+  static std::unordered_map<const void *, bool> known;
+  std::lock_guard<std::mutex> lock(guard);
+  if (auto it = known.find(kernel); it != known.end()) {
+    *awaits = it->second;
+    return cudaSuccess;
+  }
+  cudaFuncAttributes attributes{};
+  cudaError_t status = cudaFuncGetAttributes(&attributes, kernel);
+  if (status != cudaSuccess)
+    return status;
+  *awaits = known[kernel] = attributes.ptxVersion >= 90;
+  return cudaSuccess;
+}
+
+/// Launches `kernel` (which begins with awaitPrecedingKernels) as a
+/// dependent launch where dependentLaunchOn and kernelAwaits allow, else
+/// plainly; the launch's error, or the last error after it.
+template <typename... Params, typename... Args>
+cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t sharedBytes,
+                         cudaStream_t stream, Args &&...args) {
+  bool dependent = false;
+  cudaError_t status = dependentLaunchOn(&dependent);
+  if (status == cudaSuccess && dependent)
+    status = kernelAwaits(reinterpret_cast<const void *>(kernel), &dependent);
+  if (status != cudaSuccess)
+    return status;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = sharedBytes;
+  config.stream = stream;
+  cudaLaunchAttribute serialization;
+  if (dependent) {
+    serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    serialization.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &serialization;
+    config.numAttrs = 1;
+  }
+  status = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  return status != cudaSuccess ? status : cudaGetLastError();
+}
+
+} // namespace sopt
+
+#endif // SPARSE_OPT_RUNTIME_LAUNCH_CUH
