@@ -11,11 +11,11 @@
 // the last blocks of the one before drain.
 //
 // Measured on an H100 (CUDA graphs of 24 launches, the benchmark's way of
-// timing): an empty kernel 0.92 -> 0.62 us a launch, and 0.17-0.28 us off
+// timing): an empty kernel 0.92 -> 0.62 us a launch, and 0.06-0.28 us off
 // a warp-per-nonzero SDDMM of 2-37 us, with or without the kernel before
 // letting it start early; waiting only after the pattern's loads (unsafe
-// where a kernel before wrote the pattern) was no faster beyond 2 us
-// (docs/benchmarks/sweeps). Where the wait returns at once: launches
+// where a kernel before wrote the pattern) was no faster beyond 2 us. Over
+// the DLMC benchmark 0.27-0.32 us a call on average (docs/benchmarks/sweeps). Where the wait returns at once: launches
 // without the attribute, and targets below sm_90 (it compiles to nothing).
 //
 //===----------------------------------------------------------------------===//

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <dirent.h>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -226,6 +227,36 @@ private:
   static void upload(Tensor<int32_t> &t, const std::vector<int32_t> &host) {
     CHECK_CUDA(cudaMemcpy(t.device, host.data(), host.size() * sizeof(int32_t),
                           cudaMemcpyHostToDevice));
+  }
+};
+
+/// The long rows' segments of `entries` entries for `p` (over its row
+/// order, as generated code prepares them), on the device, the partial
+/// sums poisoned; empty when no row is that long.
+struct DeviceSegments {
+  std::unique_ptr<Tensor<int32_t>> table;
+  std::unique_ptr<Tensor<float>> partials;
+  ::sopt::RowSegments view;
+
+  DeviceSegments(const Pattern &p, int entries, int64_t n) {
+    if (entries <= 0)
+      return;
+    std::vector<int32_t> order(p.rows);
+    sopt_csr_row_order(p.positions.data(), p.rows, order.data());
+    int64_t longRows = 0;
+    const int64_t count = sopt_csr_row_segments(p.positions.data(), order.data(), p.rows,
+                                                entries, &longRows, nullptr);
+    if (count == 0)
+      return;
+    std::vector<int32_t> host(2 * count + longRows + 1);
+    sopt_csr_row_segments(p.positions.data(), order.data(), p.rows, entries, &longRows,
+                          host.data());
+    table = std::make_unique<Tensor<int32_t>>(host.size());
+    CHECK_CUDA(cudaMemcpy(table->device, host.data(), host.size() * sizeof(int32_t),
+                          cudaMemcpyHostToDevice));
+    partials = std::make_unique<Tensor<float>>(size_t(count) * n);
+    partials->poison();
+    view = {table->device, count, longRows, entries, partials->device};
   }
 };
 
