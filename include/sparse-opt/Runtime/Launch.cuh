@@ -1,4 +1,4 @@
-//===- Launch.cuh - kernel launches that start as the previous kernel ends -*- CUDA -*-===//
+//===- Launch.cuh - launches that start as the kernel before ends -*- CUDA -*-===//
 //
 // Programmatic dependent launch (sm_90 and newer): a kernel launched with
 // cudaLaunchAttributeProgrammaticStreamSerialization may be scheduled
@@ -15,8 +15,9 @@
 // a warp-per-nonzero SDDMM of 2-37 us, with or without the kernel before
 // letting it start early; waiting only after the pattern's loads (unsafe
 // where a kernel before wrote the pattern) was no faster beyond 2 us. Over
-// the DLMC benchmark 0.27-0.32 us a call on average (docs/benchmarks/sweeps). Where the wait returns at once: launches
-// without the attribute, and targets below sm_90 (it compiles to nothing).
+// the DLMC benchmark 0.27-0.32 us a call on average (docs/benchmarks/
+// sweeps). The wait returns at once in a kernel launched without the
+// attribute, and compiles to nothing for targets below sm_90.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +27,8 @@
 #include <cuda_runtime.h>
 
 #include <atomic>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 
 namespace sopt {
@@ -75,23 +76,30 @@ inline cudaError_t dependentLaunchOn(bool *on) {
   return status;
 }
 
-/// Whether `kernel` was compiled with its wait: from PTX of sm_90 or newer.
-/// (A binary built for sm_80 alone runs on an H100 from PTX without one,
-/// where a dependent launch would race with the kernel before it.) Cached
-/// per kernel: the attributes cost a driver call.
+/// Whether `kernel` as the current device runs it was compiled with its
+/// wait: from PTX of sm_90 or newer. (A binary built for sm_80 alone runs
+/// on an H100 from PTX without one, where a dependent launch would race
+/// with the kernel before it; which code a device runs can differ between
+/// devices.) Cached per device and kernel: the attributes cost a driver
+/// call.
 inline cudaError_t kernelAwaits(const void *kernel, bool *awaits) {
+  int device = 0;
+  cudaError_t status = cudaGetDevice(&device);
+  if (status != cudaSuccess)
+    return status;
   static std::mutex guard;
-  static std::unordered_map<const void *, bool> known;
+  static std::map<std::pair<int, const void *>, bool> known;
   std::lock_guard<std::mutex> lock(guard);
-  if (auto it = known.find(kernel); it != known.end()) {
+  const std::pair<int, const void *> key{device, kernel};
+  if (auto it = known.find(key); it != known.end()) {
     *awaits = it->second;
     return cudaSuccess;
   }
   cudaFuncAttributes attributes{};
-  cudaError_t status = cudaFuncGetAttributes(&attributes, kernel);
+  status = cudaFuncGetAttributes(&attributes, kernel);
   if (status != cudaSuccess)
     return status;
-  *awaits = known[kernel] = attributes.ptxVersion >= 90;
+  *awaits = known[key] = attributes.ptxVersion >= 90;
   return cudaSuccess;
 }
 

@@ -61,7 +61,7 @@ struct GroupCode {
 
 void writeSignature(llvm::raw_ostream &os, FusionOp fusion, StringRef name,
                     int64_t threads, int64_t residentBlocks,
-                    StringRef scratch) {
+                    StringRef scratch, bool dependentLaunch) {
   os << "extern \"C\" __global__ void __launch_bounds__(" << threads;
   if (residentBlocks > 1)
     os << ", " << residentBlocks; // all resident for the grid-wide barriers
@@ -77,6 +77,11 @@ void writeSignature(llvm::raw_ostream &os, FusionOp fusion, StringRef name,
     params.push_back(("float *__restrict__ " + scratch).str());
   llvm::interleave(params, os, ",\n    ");
   os << ") {\n";
+  // Launched as a dependent launch (Launch.cuh), the kernel may start
+  // before the one ahead of it in the stream has finished: it waits for
+  // it before touching memory. (Cooperative launches are plain ones.)
+  if (dependentLaunch)
+    os << "  sopt::awaitPrecedingKernels();\n";
 }
 
 class KernelWriter {
@@ -763,7 +768,8 @@ FailureOr<KernelLaunch> KernelWriter::write(llvm::raw_ostream &os) {
   code->launch.summary = name + ": " + code->summary;
   os << "// " << code->launch.summary << "\n";
   writeSignature(os, fusion, name, mapping.getThreadsPerBlock(),
-                 /*residentBlocks=*/0, isSplit() ? "scratch" : "");
+                 /*residentBlocks=*/0, isSplit() ? "scratch" : "",
+                 /*dependentLaunch=*/!code->launch.cooperative);
   os << code->body << "}\n\n";
   return code->launch;
 }
@@ -956,7 +962,7 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
     resident = attr.getInt();
   os << "// " << launch.summary << "\n";
   writeSignature(os, fusion, name, launch.block, resident,
-                 launch.cooperative ? "kernelScratch" : "");
+                 launch.cooperative ? "kernelScratch" : "", !launch.cooperative);
   os << buffers << body << "}\n\n";
   return launch;
 }

@@ -456,10 +456,11 @@ LogicalResult HostWriter::emitOp(Operation *op) {
               "cudaFuncAttributeMaxDynamicSharedMemorySize, {1}));\n",
               launch.name, launch.sharedBytes);
         if (!launch.cooperative) {
-          body += llvm::formatv("    {0}<<<{1}, {2}, {3}, stream>>>(", launch.name,
-                                launch.grid, launch.block, launch.sharedBytes);
-          body += llvm::join(args, ", ") + ");\n";
-          body += "    SOPT_TRY(cudaGetLastError());\n";
+          // A dependent launch where the device has them (Launch.cuh): the
+          // kernel starts waiting while the one before it drains.
+          body += llvm::formatv("    SOPT_TRY(sopt::launchKernel({0}, {1}, {2}, {3}, stream, ",
+                                launch.name, launch.grid, launch.block, launch.sharedBytes);
+          body += llvm::join(args, ", ") + "));\n";
           return success();
         }
         // Grid-wide barriers need every block resident: a cooperative

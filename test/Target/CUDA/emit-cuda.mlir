@@ -17,6 +17,10 @@
 // recomputed in the last phase.
 // CHECK-LABEL: extern "C" __global__ void __launch_bounds__(128)
 // CHECK-NEXT: layer_norm_kernel0(const __nv_bfloat16 *__restrict__ in0,
+// Its first statement waits for the kernels launched before it (it is
+// launched as a dependent launch).
+// CHECK: __restrict__ out0) {
+// CHECK-NEXT: sopt::awaitPrecedingKernels();
 // CHECK: constexpr int kVector = 8;
 // CHECK: float cache{{[0-9]+}}[kItems * kVector];
 // CHECK: sopt::loadVector<kVector>(in0 + ((d0 * 1024) + d1c), ld{{[0-9]+}});
@@ -27,7 +31,7 @@
 
 // The host function: a launch with the kernel's summary.
 // CHECK: extern "C" cudaError_t layer_norm(const __nv_bfloat16 *arg0, const __nv_bfloat16 *arg1, const __nv_bfloat16 *arg2, __nv_bfloat16 *result0, cudaStream_t stream)
-// CHECK: layer_norm_kernel0<<<1024, 128, 64, stream>>>(arg0, arg1, arg2, result0);
+// CHECK: SOPT_TRY(sopt::launchKernel(layer_norm_kernel0, 1024, 128, 64, stream, arg0, arg1, arg2, result0));
 func.func @layer_norm(%x: tensor<2048x1024xbf16>, %g: tensor<1024xbf16>, %b: tensor<1024xbf16>) -> tensor<2048x1024xbf16> {
   %y = sopt.layer_norm %x scale(%g : tensor<1024xbf16>) bias(%b : tensor<1024xbf16>) : tensor<2048x1024xbf16>
   return %y : tensor<2048x1024xbf16>
@@ -39,7 +43,7 @@ func.func @layer_norm(%x: tensor<2048x1024xbf16>, %g: tensor<1024xbf16>, %b: ten
 // CHECK: SOPT_TRY(sopt::allocateTemporary(&t0, 4096, stream));
 // CHECK: cusparseCreateCsr(&a.descriptor, 64, 32, arg0_nnz, (void *)arg0_positions, (void *)arg0_coordinates, (void *)arg0_values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F)
 // CHECK: cusparseSpMM(
-// CHECK: pruned_kernel0<<<1, 256, 0, stream>>>(t0, result0);
+// CHECK: SOPT_TRY(sopt::launchKernel(pruned_kernel0, 1, 256, 0, stream, t0, result0));
 // CHECK: cudaFreeAsync(t0, stream);
 func.func @pruned(%w: tensor<64x32xf32, #CSR>, %x: tensor<32x16xf32>) -> tensor<64x16xf32> {
   %y = sopt.spmm %w, %x : tensor<64x32xf32, #CSR>, tensor<32x16xf32> -> tensor<64x16xf32>
