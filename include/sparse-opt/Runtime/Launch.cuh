@@ -26,6 +26,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -103,32 +104,49 @@ inline cudaError_t kernelAwaits(const void *kernel, bool *awaits) {
   return cudaSuccess;
 }
 
-/// Launches `kernel` (which begins with awaitPrecedingKernels) as a
-/// dependent launch where dependentLaunchOn and kernelAwaits allow, else
-/// plainly; the launch's error, or the last error after it.
+/// Launches `kernel` under `config` (grid, block, shared memory, stream
+/// and up to three attributes of its own) as a dependent launch where
+/// dependentLaunchOn and kernelAwaits allow, or always with
+/// `alwaysDependent` (a kernel that waits itself where it needs the writes
+/// of the one before); the launch's error, or the last error after it.
 template <typename... Params, typename... Args>
-cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t sharedBytes,
-                         cudaStream_t stream, Args &&...args) {
-  bool dependent = false;
-  cudaError_t status = dependentLaunchOn(&dependent);
-  if (status == cudaSuccess && dependent)
+cudaError_t launchKernelWith(cudaLaunchConfig_t config, bool alwaysDependent,
+                             void (*kernel)(Params...), Args &&...args) {
+  constexpr unsigned kOwnAttributes = 3;
+  if (config.numAttrs > kOwnAttributes)
+    return cudaErrorInvalidValue;
+  bool dependent = alwaysDependent;
+  cudaError_t status = cudaSuccess;
+  if (!dependent)
+    status = dependentLaunchOn(&dependent);
+  if (status == cudaSuccess && dependent && !alwaysDependent)
     status = kernelAwaits(reinterpret_cast<const void *>(kernel), &dependent);
   if (status != cudaSuccess)
     return status;
+  cudaLaunchAttribute attributes[kOwnAttributes + 1];
+  std::copy(config.attrs, config.attrs + config.numAttrs, attributes);
+  config.attrs = attributes;
+  if (dependent) {
+    cudaLaunchAttribute &serialization = attributes[config.numAttrs++];
+    serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    serialization.val.programmaticStreamSerializationAllowed = 1;
+  }
+  status = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  return status != cudaSuccess ? status : cudaGetLastError();
+}
+
+/// launchKernelWith for a kernel that begins with awaitPrecedingKernels
+/// and needs no attributes of its own.
+template <typename... Params, typename... Args>
+cudaError_t launchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, size_t sharedBytes,
+                         cudaStream_t stream, Args &&...args) {
   cudaLaunchConfig_t config = {};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = sharedBytes;
   config.stream = stream;
-  cudaLaunchAttribute serialization;
-  if (dependent) {
-    serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    serialization.val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = &serialization;
-    config.numAttrs = 1;
-  }
-  status = cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
-  return status != cudaSuccess ? status : cudaGetLastError();
+  return launchKernelWith(config, /*alwaysDependent=*/false, kernel,
+                          std::forward<Args>(args)...);
 }
 
 } // namespace sopt

@@ -1006,19 +1006,14 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
   // Launches `kernel` over the occupied blocks, or colBlocks x `gridRows`
   // blocks (a cluster of Splits along z), with `bytes` of dynamic shared
   // memory; `dependent`: it may start before the split launched ahead of
-  // it ends (its copying thread waits for the planes). Every launch is a
-  // dependent one where dependentLaunchOn says so (Launch.cuh: the kernels
-  // then wait for the earlier ones first).
+  // it ends (its copying thread waits for the planes); otherwise a
+  // dependent launch where Launch.cuh allows (the kernel then waits for
+  // the earlier ones first).
   auto launch = [&](auto kernel, int threads, size_t bytes, bool dependent, int64_t gridRows,
                     auto... extra) {
-    bool startsEarly = false;
-    cudaError_t e = dependentLaunchOn(&startsEarly);
-    if (e == cudaSuccess && startsEarly)
-      e = kernelAwaits(reinterpret_cast<const void *>(kernel), &startsEarly);
-    if (e != cudaSuccess)
-      return e;
     // The stages exceed the 48 KB a block gets without asking.
-    e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
+    cudaError_t e =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes));
     if (e != cudaSuccess)
       return e;
     cudaLaunchConfig_t config = {};
@@ -1026,23 +1021,17 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     config.blockDim = dim3(unsigned(threads));
     config.dynamicSmemBytes = bytes;
     config.stream = stream;
-    cudaLaunchAttribute attributes[2];
-    config.attrs = attributes;
+    cudaLaunchAttribute cluster;
     if (Splits > 1) {
-      cudaLaunchAttribute &cluster = attributes[config.numAttrs++];
       cluster.id = cudaLaunchAttributeClusterDimension;
       cluster.val.clusterDim.x = 1;
       cluster.val.clusterDim.y = 1;
       cluster.val.clusterDim.z = Splits;
+      config.attrs = &cluster;
+      config.numAttrs = 1;
     }
-    if (dependent || startsEarly) {
-      cudaLaunchAttribute &serialization = attributes[config.numAttrs++];
-      serialization.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      serialization.val.programmaticStreamSerializationAllowed = 1;
-    }
-    e = cudaLaunchKernelEx(&config, kernel, s, lhs, rhs, int32_t(k), out, epilogue, windows,
-                           occupied.list, extra...);
-    return e != cudaSuccess ? e : cudaGetLastError();
+    return launchKernelWith(config, dependent, kernel, s, lhs, rhs, int32_t(k), out, epilogue,
+                            windows, occupied.list, extra...);
   };
   const bool vectorLoads = k % Shape<T, Block>::kVector == 0 && aligned(lhs) && aligned(rhs);
   if constexpr (std::is_same_v<T, float> && Block == 64 && Splits == 1) {
