@@ -488,6 +488,39 @@ template <typename T> constexpr int kProbes = sizeof(T) == 2 ? 3 : 1;
 /// Probes + 1.
 template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 
+/// The columns and pattern values of the first Block entries of each of a
+/// block's rows (a window of distinct columns has no more), in shared memory.
+template <int Block> struct StagedEntries {
+  int32_t column[Block][Block];
+  float pattern[Block][Block];
+};
+
+/// Starts copying (cp.async) the columns and pattern values of the entries
+/// that writeSampledEntries<float, Block, 1> has warp `warp` write into
+/// `staged`, each thread those it will write itself: after waitCopies, the
+/// thread reads only what it copied, so no barrier is needed.
+template <int Block>
+__device__ __forceinline__ void stageSampledEntries(const CsrMatrix<float> &s,
+                                                    StagedEntries<Block> *staged,
+                                                    const int32_t *windowBegin,
+                                                    const int32_t *windowEnd, int warp) {
+  constexpr int kRows = Block / kWarps, kPerRow = Block / 32;
+  const int lane = threadIdx.x % 32, firstRow = warp * kRows;
+#pragma unroll
+  for (int i = 0; i < kRows; ++i) {
+    const int32_t begin = windowBegin[firstRow + i], end = windowEnd[firstRow + i];
+#pragma unroll
+    for (int h = 0; h < kPerRow; ++h) {
+      const int32_t entry = begin + lane + 32 * h;
+      if (entry < end) {
+        copyAsync<4>(&staged->column[firstRow + i][lane + 32 * h], s.coordinates + entry, true);
+        copyAsync<4>(&staged->pattern[firstRow + i][lane + 32 * h], s.values + entry, true);
+      }
+    }
+  }
+  commitCopies();
+}
+
 /// The sampling after a block's product is in shared memory (`product`,
 /// the slices' sums at kProductStride; with Splits > 1 the cluster's other
 /// blocks hold the other shares and have synchronized): warp w (of the
@@ -497,11 +530,16 @@ template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 /// pattern values in flight together. (A thread per entry, finding its
 /// row by a binary search of the windows, spent a third of the kernel
 /// here.)
+///
+/// `staged`, if given, holds the columns and pattern values of the rows'
+/// first Block entries, copied to shared memory while the block multiplied
+/// (stageSampledEntries); the sampling then reads them from there.
 template <typename T, int Block, int Splits, typename Epilogue>
 __device__ __forceinline__ void
 writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &epilogue,
                     float *product, int64_t row0, int64_t col0, int32_t split,
-                    const int32_t *windowBegin, const int32_t *windowEnd, int warp) {
+                    const int32_t *windowBegin, const int32_t *windowEnd, int warp,
+                    const StagedEntries<Block> *staged = nullptr) {
   using P = Pieces<Block>;
   constexpr int kSliceFloats = Block * P::kProductStride;
   const int lane = threadIdx.x % 32;
@@ -545,8 +583,13 @@ writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &
     for (int h = 0; h < kPerRow; ++h) {
       const int32_t entry = begin[i] + lane + 32 * h;
       if (entry < end[i]) {
-        column[i][h] = s.coordinates[entry];
-        pattern[i][h] = toFloat(s.values[entry]);
+        if (staged) {
+          column[i][h] = staged->column[firstRow + i][lane + 32 * h];
+          pattern[i][h] = staged->pattern[firstRow + i][lane + 32 * h];
+        } else {
+          column[i][h] = s.coordinates[entry];
+          pattern[i][h] = toFloat(s.values[entry]);
+        }
       }
     }
 #pragma unroll
@@ -786,10 +829,16 @@ template <int Rows> constexpr int kSplitThreads = kThreads * (Rows / 64);
 /// The slices' products of a Rows x 64 block: two per 64 rows.
 template <int Rows>
 constexpr size_t kSplitProductBytes = kProductBytes<64> * (Rows / 64);
+/// Blocks of 128 rows (one per SM) have room beside their stages for the
+/// columns and pattern values of their entries, copied while they multiply;
+/// two blocks of 64 rows an SM have not.
+template <int Rows> constexpr bool kStagesEntries = Rows == 128;
 /// Dynamic shared memory of the TMA-fed blocks (the stages, later the
-/// slices' products, and room to align them).
+/// slices' products; the staged entries; room to align them).
 template <int Rows>
-constexpr size_t kSplitDynamicBytes = sizeof(SplitStage<Rows>) * kSplitStages + 1024;
+constexpr size_t kSplitDynamicBytes =
+    sizeof(SplitStage<Rows>) * kSplitStages +
+    (kStagesEntries<Rows> ? sizeof(StagedEntries<64>) * (Rows / 64) : 0) + 1024;
 static_assert(kSplitProductBytes<64> <= sizeof(SplitStage<64>) * kSplitStages &&
                   kSplitProductBytes<128> <= sizeof(SplitStage<128>) * kSplitStages,
               "products fit the stages");
@@ -893,6 +942,17 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   // The warp's 64-row half of the block (8 warps each) and the slice of its
   // warpgroup there.
   const int half = warp / kWarps, slice = warp / 4 % 2;
+  // The entries the warp samples in the end arrive while it multiplies:
+  // otherwise their loads would start only after the last chunk, on every
+  // SM at once.
+  StagedEntries<Block> *staged = nullptr;
+  if constexpr (kStagesEntries<Rows>) {
+    staged = reinterpret_cast<StagedEntries<Block> *>(stageBytes +
+                                                      sizeof(Stage) * kSplitStages) +
+             half;
+    stageSampledEntries<Block>(s, staged, windowBegin + 64 * half, windowEnd + 64 * half,
+                               warp % kWarps);
+  }
   float acc[32] = {}, part[32];
   for (int32_t c = 0; c < chunks; ++c) {
     const int at = c % kSplitStages;
@@ -921,10 +981,12 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   float *product = reinterpret_cast<float *>(stageBytes) + 2 * half * kSliceFloats;
   storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(acc),
                     product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);
+  if constexpr (kStagesEntries<Rows>)
+    waitCopies<0>();
   __syncthreads();
   writeSampledEntries<float, Block, 1>(s, out, epilogue, product, row0 + 64 * half, col0, 0,
                                        windowBegin + 64 * half, windowEnd + 64 * half,
-                                       warp % kWarps);
+                                       warp % kWarps, staged);
 #endif
 }
 
