@@ -112,7 +112,6 @@
 #include "sparse-opt/Runtime/Warpgroup.cuh"
 
 #include <algorithm>
-#include <type_traits>
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -489,39 +488,6 @@ template <typename T> constexpr int kProbes = sizeof(T) == 2 ? 3 : 1;
 /// Probes + 1.
 template <int Probes> constexpr int kSearchSteps = Probes == 1 ? 13 : 7;
 
-/// The columns and pattern values of the first Block entries of each of a
-/// block's rows (a window of distinct columns has no more), in shared memory.
-template <int Block> struct StagedEntries {
-  int32_t column[Block][Block];
-  float pattern[Block][Block];
-};
-
-/// Starts copying (cp.async) the columns and pattern values of the entries
-/// that writeSampledEntries<float, Block, 1> has warp `warp` write into
-/// `staged`, each thread those it will write itself: after waitCopies, the
-/// thread reads only what it copied, so no barrier is needed.
-template <int Block>
-__device__ __forceinline__ void stageSampledEntries(const CsrMatrix<float> &s,
-                                                    StagedEntries<Block> *staged,
-                                                    const int32_t *windowBegin,
-                                                    const int32_t *windowEnd, int warp) {
-  constexpr int kRows = Block / kWarps, kPerRow = Block / 32;
-  const int lane = threadIdx.x % 32, firstRow = warp * kRows;
-#pragma unroll
-  for (int i = 0; i < kRows; ++i) {
-    const int32_t begin = windowBegin[firstRow + i], end = windowEnd[firstRow + i];
-#pragma unroll
-    for (int h = 0; h < kPerRow; ++h) {
-      const int32_t entry = begin + lane + 32 * h;
-      if (entry < end) {
-        copyAsync<4>(&staged->column[firstRow + i][lane + 32 * h], s.coordinates + entry, true);
-        copyAsync<4>(&staged->pattern[firstRow + i][lane + 32 * h], s.values + entry, true);
-      }
-    }
-  }
-  commitCopies();
-}
-
 /// The sampling after a block's product is in shared memory (`product`,
 /// the slices' sums at kProductStride; with Splits > 1 the cluster's other
 /// blocks hold the other shares and have synchronized): warp w (of the
@@ -531,16 +497,11 @@ __device__ __forceinline__ void stageSampledEntries(const CsrMatrix<float> &s,
 /// pattern values in flight together. (A thread per entry, finding its
 /// row by a binary search of the windows, spent a third of the kernel
 /// here.)
-///
-/// `staged`, if given, holds the columns and pattern values of the rows'
-/// first Block entries, copied to shared memory while the block multiplied
-/// (stageSampledEntries); the sampling then reads them from there.
 template <typename T, int Block, int Splits, typename Epilogue>
 __device__ __forceinline__ void
 writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &epilogue,
                     float *product, int64_t row0, int64_t col0, int32_t split,
-                    const int32_t *windowBegin, const int32_t *windowEnd, int warp,
-                    const StagedEntries<Block> *staged = nullptr) {
+                    const int32_t *windowBegin, const int32_t *windowEnd, int warp) {
   using P = Pieces<Block>;
   constexpr int kSliceFloats = Block * P::kProductStride;
   const int lane = threadIdx.x % 32;
@@ -584,13 +545,8 @@ writeSampledEntries(const CsrMatrix<T> &s, T *__restrict__ out, const Epilogue &
     for (int h = 0; h < kPerRow; ++h) {
       const int32_t entry = begin[i] + lane + 32 * h;
       if (entry < end[i]) {
-        if (staged) {
-          column[i][h] = staged->column[firstRow + i][lane + 32 * h];
-          pattern[i][h] = staged->pattern[firstRow + i][lane + 32 * h];
-        } else {
-          column[i][h] = s.coordinates[entry];
-          pattern[i][h] = toFloat(s.values[entry]);
-        }
+        column[i][h] = s.coordinates[entry];
+        pattern[i][h] = toFloat(s.values[entry]);
       }
     }
 #pragma unroll
@@ -822,84 +778,18 @@ template <int Rows> struct alignas(1024) SplitStage {
   float bPart[64 * 32];
   float bRemainder[64 * 32];
 };
-/// A stage of the blocks that keep B's planes for all of k resident
-/// (ResidentB): A's chunk alone.
-template <int Rows> struct alignas(1024) RowsStage {
-  float a[Rows * 32];
-};
-/// B's TF32 parts and remainders for a block's 64 columns and k up to
-/// kResidentK, chunk by chunk in the 128-byte swizzle, split by the block.
-constexpr int kResidentK = 256;
-struct alignas(1024) ResidentPlanes {
-  float part[kResidentK / 32][64 * 32];
-  float remainder[kResidentK / 32][64 * 32];
-};
 constexpr int kSplitStages = 4;
-template <int Rows, bool ResidentB>
-using SplitStageOf = std::conditional_t<ResidentB, RowsStage<Rows>, SplitStage<Rows>>;
+/// Bytes the tensor copies of one stage complete.
+template <int Rows> constexpr uint32_t kSplitStageBytes = sizeof(SplitStage<Rows>);
 /// Threads of a block: two warpgroups per 64 rows.
 template <int Rows> constexpr int kSplitThreads = kThreads * (Rows / 64);
 /// The slices' products of a Rows x 64 block: two per 64 rows.
 template <int Rows>
 constexpr size_t kSplitProductBytes = kProductBytes<64> * (Rows / 64);
-/// Blocks of 128 rows (one per SM) have room beside their stages for the
-/// columns and pattern values of their entries, copied while they multiply;
-/// two blocks of 64 rows an SM have not.
-template <int Rows> constexpr bool kStagesEntries = Rows == 128;
 /// Dynamic shared memory of the TMA-fed blocks (the stages, later the
-/// slices' products; the staged entries or the resident planes; room to
-/// align them).
-template <int Rows, bool ResidentB = false>
-constexpr size_t kSplitDynamicBytes =
-    sizeof(SplitStageOf<Rows, ResidentB>) * kSplitStages +
-    (ResidentB ? sizeof(ResidentPlanes)
-               : kStagesEntries<Rows> ? sizeof(StagedEntries<64>) * (Rows / 64) : 0) +
-    1024;
-static_assert(kSplitProductBytes<128> <= kSplitDynamicBytes<128, true> - 1024,
-              "products fit the stages and planes");
-
-/// Splits B's rows col0 .. col0 + 63 (all of k <= kResidentK, zeros past
-/// B's rows and k) into `planes`, by all `Threads` threads, and makes the
-/// writes visible to the tensor cores (a barrier must follow). The same
-/// split as splitTf32PlanesKernel's, into the layout its tensor copies give.
-template <int Threads>
-__device__ __forceinline__ void splitResidentB(const float *__restrict__ rhs, int64_t rows,
-                                               int32_t k, int64_t col0,
-                                               ResidentPlanes &planes) {
-  constexpr int kVectorsPerRow = kResidentK / 4;
-  constexpr int kPerThread = 64 * kVectorsPerRow / Threads;
-  static_assert(64 * kVectorsPerRow % Threads == 0, "whole float4s per thread");
-  const int32_t chunks = (k + 31) / 32;
-  float4 x[kPerThread];
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j) { // every load in flight at once
-    const int u = int(threadIdx.x) + j * Threads;
-    const int r = u / kVectorsPerRow, k0 = u % kVectorsPerRow * 4;
-    x[j] = make_float4(0, 0, 0, 0);
-    if (col0 + r < rows && k0 < k) // k is a multiple of 4
-      x[j] = *reinterpret_cast<const float4 *>(rhs + (col0 + r) * k + k0);
-  }
-#pragma unroll
-  for (int j = 0; j < kPerThread; ++j) {
-    const int u = int(threadIdx.x) + j * Threads;
-    const int r = u / kVectorsPerRow, k0 = u % kVectorsPerRow * 4;
-    if (k0 >= chunks * 32)
-      continue;
-    uint32_t hi[4], lo[4];
-    splitTf32(x[j].x, hi[0], lo[0]);
-    splitTf32(x[j].y, hi[1], lo[1]);
-    splitTf32(x[j].z, hi[2], lo[2]);
-    splitTf32(x[j].w, hi[3], lo[3]);
-    const int at = warpgroup::swizzled128<float>(r, k0 % 32);
-    *reinterpret_cast<float4 *>(&planes.part[k0 / 32][at]) =
-        make_float4(__uint_as_float(hi[0]), __uint_as_float(hi[1]), __uint_as_float(hi[2]),
-                    __uint_as_float(hi[3]));
-    *reinterpret_cast<float4 *>(&planes.remainder[k0 / 32][at]) =
-        make_float4(__uint_as_float(lo[0]), __uint_as_float(lo[1]), __uint_as_float(lo[2]),
-                    __uint_as_float(lo[3]));
-  }
-  warpgroup::fenceSharedForAsync();
-}
+/// slices' products, and room to align them).
+template <int Rows>
+constexpr size_t kSplitDynamicBytes = sizeof(SplitStage<Rows>) * kSplitStages + 1024;
 static_assert(kSplitProductBytes<64> <= sizeof(SplitStage<64>) * kSplitStages &&
                   kSplitProductBytes<128> <= sizeof(SplitStage<128>) * kSplitStages,
               "products fit the stages");
@@ -935,7 +825,7 @@ inline int64_t tallBlocksFrom(int sms) { return int64_t(sms) * 3 / 4; }
 /// The one runtime kernel that does not begin with awaitPrecedingKernels:
 /// it always follows the split, which lets it start only once everything
 /// before the split is done, and its copying thread waits for the planes.
-template <int Rows, bool ResidentB, typename Epilogue>
+template <int Rows, typename Epilogue>
 __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 ? 2 : 1)
     sddmmBlocksSplitKernel(CsrMatrix<float> s, const float *__restrict__ lhs,
                            const float *__restrict__ rhs, int32_t k, float *__restrict__ out,
@@ -945,8 +835,6 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
                            const __grid_constant__ CUtensorMap partTiles,
                            const __grid_constant__ CUtensorMap remainderTiles) {
   using namespace sddmm_blocks;
-  if constexpr (ResidentB) // not after a split: everything it reads may be new
-    awaitPrecedingKernels();
   const BlockPlace place = placeOfBlock(occupied, (s.cols + 63) / 64);
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
   constexpr int kHalves = Rows / 64; // 64-row halves of the block
@@ -965,7 +853,7 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
 #else
   constexpr int Block = 64, kBlockWarps = kSplitThreads<Rows> / 32;
   using P = Pieces<Block>;
-  using Stage = SplitStageOf<Rows, ResidentB>;
+  using Stage = SplitStage<Rows>;
   extern __shared__ __align__(16) unsigned char dynamicSmem[];
   __shared__ uint64_t full[kSplitStages], empty[kSplitStages];
   __shared__ int32_t windowBegin[Rows], windowEnd[Rows];
@@ -991,43 +879,20 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   auto copyChunk = [&](int32_t c) {
     Stage &stage = stages[c % kSplitStages];
     uint64_t *landed = &full[c % kSplitStages];
-    tma::arriveExpecting(landed, uint32_t(sizeof(Stage)));
+    tma::arriveExpecting(landed, kSplitStageBytes<Rows>);
     tma::loadTile(stage.a, &lhsTiles, c * 32, int32_t(row0), landed);
-    if constexpr (!ResidentB) {
-      tma::loadTile(stage.bPart, &partTiles, c * 32, int32_t(col0), landed);
-      tma::loadTile(stage.bRemainder, &remainderTiles, c * 32, int32_t(col0), landed);
-    }
+    tma::loadTile(stage.bPart, &partTiles, c * 32, int32_t(col0), landed);
+    tma::loadTile(stage.bRemainder, &remainderTiles, c * 32, int32_t(col0), landed);
   };
   if (threadIdx.x == 0) {
-    if constexpr (!ResidentB)
-      awaitPrecedingKernels(); // B's planes (launched dependent on their split)
+    awaitPrecedingKernels(); // B's planes (launched dependent on their split)
     for (int32_t c = 0; c < chunks && c < kSplitStages - 1; ++c)
       copyChunk(c);
-  }
-  // With ResidentB the block splits B's 64 rows for all of k itself while
-  // A's first chunks arrive: no split kernel to wait for, and each chunk
-  // brings A alone.
-  ResidentPlanes *planes = nullptr;
-  if constexpr (ResidentB) {
-    planes = reinterpret_cast<ResidentPlanes *>(stageBytes + sizeof(Stage) * kSplitStages);
-    splitResidentB<kSplitThreads<Rows>>(rhs, s.cols, k, col0, *planes);
-    __syncthreads();
   }
 
   // The warp's 64-row half of the block (8 warps each) and the slice of its
   // warpgroup there.
   const int half = warp / kWarps, slice = warp / 4 % 2;
-  // The entries the warp samples in the end arrive while it multiplies:
-  // otherwise their loads would start only after the last chunk, on every
-  // SM at once.
-  StagedEntries<Block> *staged = nullptr;
-  if constexpr (kStagesEntries<Rows> && !ResidentB) {
-    staged = reinterpret_cast<StagedEntries<Block> *>(stageBytes +
-                                                      sizeof(Stage) * kSplitStages) +
-             half;
-    stageSampledEntries<Block>(s, staged, windowBegin + 64 * half, windowEnd + 64 * half,
-                               warp % kWarps);
-  }
   float acc[32] = {}, part[32];
   for (int32_t c = 0; c < chunks; ++c) {
     const int at = c % kSplitStages;
@@ -1041,14 +906,9 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
     tma::wait(&full[at], uint32_t((c / kSplitStages) & 1));
     const Stage &stage = stages[at];
     const float *a = stage.a + half * 64 * 32; // whole swizzle atoms
-    const float *bPart, *bRemainder;
-    if constexpr (ResidentB)
-      bPart = planes->part[c], bRemainder = planes->remainder[c];
-    else
-      bPart = stage.bPart, bRemainder = stage.bRemainder;
     issueChunkWarpgroupTf32(
-        [a](int row, int k) { return a[warpgroup::swizzled128<float>(row, k)]; }, bPart,
-        bRemainder, slice, part);
+        [a](int row, int k) { return a[warpgroup::swizzled128<float>(row, k)]; }, stage.bPart,
+        stage.bRemainder, slice, part);
     finishChunkWarpgroup(part, acc);
     __syncwarp();
     if (lane == 0)
@@ -1061,12 +921,10 @@ __global__ void __launch_bounds__(sddmm_blocks::kSplitThreads<Rows>, Rows == 64 
   float *product = reinterpret_cast<float *>(stageBytes) + 2 * half * kSliceFloats;
   storeAccumulators(reinterpret_cast<const float(&)[1][8][4]>(acc),
                     product + slice * kSliceFloats, P::kProductStride, 16 * (warp % 4), 0);
-  if constexpr (kStagesEntries<Rows> && !ResidentB)
-    waitCopies<0>();
   __syncthreads();
   writeSampledEntries<float, Block, 1>(s, out, epilogue, product, row0 + 64 * half, col0, 0,
                                        windowBegin + 64 * half, windowEnd + 64 * half,
-                                       warp % kWarps, staged);
+                                       warp % kWarps);
 #endif
 }
 
@@ -1191,13 +1049,6 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
       const bool tall = !occupied.given() && tallRowBlocks * colBlocks >= tallBlocksFrom(sms);
       float *parts = workspace, *remainders = workspace + s.cols * k;
       CUtensorMap lhsTiles, partTiles, remainderTiles;
-      // B's planes for all of k fit beside A's stages: each block splits
-      // its own, and no split kernel runs.
-      if (tall && k <= kResidentK && major == 9 &&
-          tma::encodeRowTiles<128, 32>(&lhsTiles, lhs, s.rows, k))
-        return launch(sddmmBlocksSplitKernel<128, true, Epilogue>, kSplitThreads<128>,
-                      std::max(kSplitDynamicBytes<128, true>, kBytes), false, tallRowBlocks,
-                      lhsTiles, lhsTiles, lhsTiles);
       const bool encoded = major == 9 &&
                            (tall ? tma::encodeRowTiles<128, 32>(&lhsTiles, lhs, s.rows, k)
                                  : tma::encodeRowTiles<64, 32>(&lhsTiles, lhs, s.rows, k)) &&
@@ -1214,10 +1065,10 @@ cudaError_t launchSddmmBlocks(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
         // Room for either body (a target without wgmma runs the other);
         // dependent on the split: its prologue overlaps the split.
         if (tall)
-          return launch(sddmmBlocksSplitKernel<128, false, Epilogue>, kSplitThreads<128>,
+          return launch(sddmmBlocksSplitKernel<128, Epilogue>, kSplitThreads<128>,
                         std::max(kSplitDynamicBytes<128>, kBytes), true, tallRowBlocks,
                         lhsTiles, partTiles, remainderTiles);
-        return launch(sddmmBlocksSplitKernel<64, false, Epilogue>, kSplitThreads<64>,
+        return launch(sddmmBlocksSplitKernel<64, Epilogue>, kSplitThreads<64>,
                       std::max(kSplitDynamicBytes<64>, kBytes), true, rowBlocks, lhsTiles,
                       partTiles, remainderTiles);
       }

@@ -287,6 +287,32 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   }
 }
 
+/// tallBlocks with row 5's entries replaced by column 70 a hundred times:
+/// more entries in one block's columns than the block has columns, which
+/// the TMA-fed blocks of 128 rows must still write.
+Pattern tallBlocksRepeated() {
+  Pattern p = tallBlocks();
+  p.name = "tall blocks 1601x515, row 5 repeated";
+  std::vector<int32_t> coordinates(p.coordinates.begin(), p.coordinates.begin() + p.positions[5]);
+  coordinates.insert(coordinates.end(), 100, 70);
+  const int32_t shift = p.positions[5] + 100 - p.positions[6];
+  coordinates.insert(coordinates.end(), p.coordinates.begin() + p.positions[6],
+                     p.coordinates.end());
+  p.coordinates = std::move(coordinates);
+  for (size_t r = 6; r < p.positions.size(); ++r)
+    p.positions[r] += shift;
+  return p;
+}
+
+/// The TMA-fed f32 blocks of 128 rows at inner sizes that end in part of
+/// a chunk (the tensor copies fill the rest with zeros), with and without
+/// a row of repeated columns.
+void checkTallInnerSizes(Report &report) {
+  for (const Pattern &p : {tallBlocks(), tallBlocksRepeated()})
+    for (int64_t k : {100, 300})
+      check<float>(report, p, k, true, schedulesFor(p, k, true, sizeof(float), false));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -303,6 +329,8 @@ int main(int argc, char **argv) {
   }
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
+  if (!dlmc)
+    checkTallInnerSizes(report);
 #endif
 #if TEST_F16
   checkAll<__half>(report, cases, dlmc);
