@@ -33,11 +33,18 @@
 
 #include <cuda_runtime.h>
 
+#ifdef SOPT_PROTO_PANELS
+#include <algorithm>
+#include <cstdlib>
+#include <type_traits>
+#endif
+
 namespace sopt {
 
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
-          typename Epilogue>
-__global__ void __launch_bounds__(sddmmPanelMaxThreads(VectorWidth * VectorsPerLane), 1)
+          typename Epilogue, int MaxThreads = sddmmPanelMaxThreads(VectorWidth * VectorsPerLane),
+          int Ahead = 1, bool Contiguous = false>
+__global__ void __launch_bounds__(MaxThreads, 1)
     sddmmPanelsKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
                       const int32_t *__restrict__ entryRows, const int32_t *__restrict__ order,
@@ -51,7 +58,7 @@ __global__ void __launch_bounds__(sddmmPanelMaxThreads(VectorWidth * VectorsPerL
     const int64_t at = tile * 32 + lane;
     const bool stored = at < s.nnz;
     const int32_t entry = stored ? order[at] : 0;
-    sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(
+    sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane, Ahead, Contiguous>(
         s, lhs, rhs, k, out, epilogue, entry, stored ? entryRows[entry] : -1,
         stored ? s.coordinates[entry] : 0);
   }
@@ -79,6 +86,35 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return status;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
+#ifdef SOPT_PROTO_PANELS
+  if constexpr (std::is_same_v<T, float> && VectorWidth == 4 && ThreadsPerNonzero == 16) {
+    static const int variant = [] {
+      const char *v = std::getenv("SOPT_PROTO_PANELS");
+      return v ? std::atoi(v) : 0;
+    }();
+    const unsigned grid = unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock);
+    const int narrow = int(std::min<int64_t>(warpsPerBlock, std::min<int64_t>(tilesPerBlock, 16)));
+    using E = Epilogue;
+    constexpr int V = VectorWidth, N = VectorsPerLane, L = ThreadsPerNonzero;
+    auto go = [&](auto kernel, int warps) {
+      return launchKernel(kernel, grid, warps * 32, 0, stream, s, lhs, rhs, int32_t(k), out,
+                          epilogue, entryRows, order, tilesPerBlock);
+    };
+    if (variant >= 1 && variant <= 4 && tilesPerBlock <= 16) {
+      if (variant == 1)
+        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 1, false>, narrow);
+      if (variant == 2)
+        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 1, true>, narrow);
+      if (variant == 3)
+        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 2, true>, narrow);
+      return go(sddmmPanelsKernel<T, L, V, N, E, 512, 4, true>, narrow);
+    }
+    if (variant == 5)
+      return go(sddmmPanelsKernel<T, L, V, N, E, kMaxThreads, 2, true>, warpsPerBlock);
+    if (variant == 6)
+      return go(sddmmPanelsKernel<T, L, V, N, E, kMaxThreads, 1, true>, warpsPerBlock);
+  }
+#endif
   return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>,
                       unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock), warpsPerBlock * 32,
                       0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
