@@ -100,13 +100,9 @@ __device__ __forceinline__ void transposedButterfly(float (&dot)[N], int part) {
 
 /// The 32 outputs of a warp, one per lane in the end (see the file
 /// comment): lane j names entry `entry` of S, in row `entryRow` (-1: none)
-/// and column `entryColumn`. Called by whole warps. `Ahead` outputs of a
-/// group have their rows of B loaded before any of their products;
-/// `Contiguous`: group g takes lanes g kLanes .. g kLanes + kLanes - 1's
-/// entries (consecutive entries, mostly of one row: fewer reloads of A)
-/// instead of every kGroups-th. Either way the same sums in the same order.
-template <int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane, int Ahead = 1,
-          bool Contiguous = false, typename T, typename Epilogue>
+/// and column `entryColumn`. Called by whole warps.
+template <int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane, typename T,
+          typename Epilogue>
 __device__ __forceinline__ void
 sddmmLaneOutputsOf(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                    int32_t k, T *__restrict__ out, const Epilogue &epilogue, int32_t entry,
@@ -114,58 +110,45 @@ sddmmLaneOutputsOf(const CsrMatrix<T> &s, const T *__restrict__ lhs, const T *__
   constexpr int kLanes = ThreadsPerNonzero;
   constexpr int kGroups = 32 / kLanes;
   constexpr unsigned kWarp = 0xffffffffu;
-  static_assert(kLanes % Ahead == 0, "whole batches of outputs");
   const int lane = threadIdx.x % 32;
   const int group = lane / kLanes, part = lane % kLanes;
-  // The lane whose entry is output o of this group.
-  auto sourceOf = [&](int o) { return Contiguous ? group * kLanes + o : o * kGroups + group; };
 
+  // Output o of this group is lane o * kGroups + group's entry.
   float dot[kLanes];
   float a[VectorsPerLane][VectorWidth];
   int32_t loadedRow = -1;
 #pragma unroll
-  for (int first = 0; first < kLanes; first += Ahead) {
-    int32_t row[Ahead];
-    float x[Ahead][VectorsPerLane][VectorWidth];
-#pragma unroll
-    for (int j = 0; j < Ahead; ++j) {
-      row[j] = __shfl_sync(kWarp, entryRow, sourceOf(first + j));
-      const int32_t column = __shfl_sync(kWarp, entryColumn, sourceOf(first + j));
-      if (row[j] >= 0) // past the last entry the whole group skips it
-#pragma unroll
-        for (int i = 0; i < VectorsPerLane; ++i) {
-          const int32_t col = (i * kLanes + part) * VectorWidth;
-          if (col < k)
-            loadVector<VectorWidth>(rhs + int64_t(column) * k + col, x[j][i]);
-        }
-    }
-#pragma unroll
-    for (int j = 0; j < Ahead; ++j) {
-      float sum = 0.f;
-      if (row[j] >= 0) {
-        if (row[j] != loadedRow) {
-#pragma unroll
-          for (int i = 0; i < VectorsPerLane; ++i) {
-            const int32_t col = (i * kLanes + part) * VectorWidth;
-            if (col < k)
-              loadVector<VectorWidth>(lhs + int64_t(row[j]) * k + col, a[i]);
-          }
-          loadedRow = row[j];
-        }
+  for (int o = 0; o < kLanes; ++o) {
+    const int source = o * kGroups + group;
+    const int32_t row = __shfl_sync(kWarp, entryRow, source);
+    const int32_t column = __shfl_sync(kWarp, entryColumn, source);
+    float sum = 0.f;
+    if (row >= 0) { // past the last entry the whole group skips it
+      if (row != loadedRow) {
 #pragma unroll
         for (int i = 0; i < VectorsPerLane; ++i) {
           const int32_t col = (i * kLanes + part) * VectorWidth;
           if (col < k)
+            loadVector<VectorWidth>(lhs + int64_t(row) * k + col, a[i]);
+        }
+        loadedRow = row;
+      }
 #pragma unroll
-            for (int v = 0; v < VectorWidth; ++v)
-              sum = fmaf(a[i][v], x[j][i][v], sum);
+      for (int i = 0; i < VectorsPerLane; ++i) {
+        const int32_t col = (i * kLanes + part) * VectorWidth;
+        if (col < k) {
+          float x[VectorWidth];
+          loadVector<VectorWidth>(rhs + int64_t(column) * k + col, x);
+#pragma unroll
+          for (int v = 0; v < VectorWidth; ++v)
+            sum = fmaf(a[i][v], x[v], sum);
         }
       }
-      dot[first + j] = sum;
     }
+    dot[o] = sum;
   }
   transposedButterfly<kLanes / 2>(dot, part);
-  const int source = sourceOf(part);
+  const int source = part * kGroups + group;
   const int32_t row = __shfl_sync(kWarp, entryRow, source);
   const int32_t column = __shfl_sync(kWarp, entryColumn, source);
   const int32_t e = __shfl_sync(kWarp, entry, source);

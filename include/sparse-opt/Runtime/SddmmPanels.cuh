@@ -19,6 +19,15 @@
 // outputs then run one after another where the tiles of 1-4 nonzeros the
 // rule gives them run side by side.
 //
+// Where a block has 16 tiles or fewer (the 2048 x 512 and 512 x 2048
+// patterns at 95 %), f32 blocks launch only as many warps as tiles under a
+// 512-thread bound instead of 1024: ptxas holds the 16-lane tiles of k =
+// 256 to 64 registers under the larger bound and gives them 72 under the
+// smaller. On the H100 (2026-11-27) those seven patterns ran 1.04-1.08x
+// faster at k = 256 (a prototype, against cuSPARSE's times in the same
+// runs); loading the rows of B of two or four outputs ahead of their
+// products, or giving a lane group consecutive entries, added nothing.
+//
 // Requirements (checked by launchSddmmPanels) as for launchSddmm, and the
 // order and entry rows prepared for this pattern.
 //
@@ -33,17 +42,16 @@
 
 #include <cuda_runtime.h>
 
-#ifdef SOPT_PROTO_PANELS
 #include <algorithm>
-#include <cstdlib>
 #include <type_traits>
-#endif
 
 namespace sopt {
 
+/// Launched with at most MaxThreads threads: the default lets one block
+/// hold every warp a schedule asks for, a smaller bound gives each thread
+/// more registers.
 template <typename T, int ThreadsPerNonzero, int VectorWidth, int VectorsPerLane,
-          typename Epilogue, int MaxThreads = sddmmPanelMaxThreads(VectorWidth * VectorsPerLane),
-          int Ahead = 1, bool Contiguous = false>
+          typename Epilogue, int MaxThreads = sddmmPanelMaxThreads(VectorWidth * VectorsPerLane)>
 __global__ void __launch_bounds__(MaxThreads, 1)
     sddmmPanelsKernel(CsrMatrix<T> s, const T *__restrict__ lhs, const T *__restrict__ rhs,
                       int32_t k, T *__restrict__ out, Epilogue epilogue,
@@ -58,7 +66,7 @@ __global__ void __launch_bounds__(MaxThreads, 1)
     const int64_t at = tile * 32 + lane;
     const bool stored = at < s.nnz;
     const int32_t entry = stored ? order[at] : 0;
-    sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane, Ahead, Contiguous>(
+    sddmmLaneOutputsOf<ThreadsPerNonzero, VectorWidth, VectorsPerLane>(
         s, lhs, rhs, k, out, epilogue, entry, stored ? entryRows[entry] : -1,
         stored ? s.coordinates[entry] : 0);
   }
@@ -86,38 +94,19 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return status;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
-#ifdef SOPT_PROTO_PANELS
-  if constexpr (std::is_same_v<T, float> && VectorWidth == 4 && ThreadsPerNonzero == 16) {
-    static const int variant = [] {
-      const char *v = std::getenv("SOPT_PROTO_PANELS");
-      return v ? std::atoi(v) : 0;
-    }();
-    const unsigned grid = unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock);
-    const int narrow = int(std::min<int64_t>(warpsPerBlock, std::min<int64_t>(tilesPerBlock, 16)));
-    using E = Epilogue;
-    constexpr int V = VectorWidth, N = VectorsPerLane, L = ThreadsPerNonzero;
-    auto go = [&](auto kernel, int warps) {
-      return launchKernel(kernel, grid, warps * 32, 0, stream, s, lhs, rhs, int32_t(k), out,
-                          epilogue, entryRows, order, tilesPerBlock);
-    };
-    if (variant >= 1 && variant <= 4 && tilesPerBlock <= 16) {
-      if (variant == 1)
-        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 1, false>, narrow);
-      if (variant == 2)
-        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 1, true>, narrow);
-      if (variant == 3)
-        return go(sddmmPanelsKernel<T, L, V, N, E, 512, 2, true>, narrow);
-      return go(sddmmPanelsKernel<T, L, V, N, E, 512, 4, true>, narrow);
-    }
-    if (variant == 5)
-      return go(sddmmPanelsKernel<T, L, V, N, E, kMaxThreads, 2, true>, warpsPerBlock);
-    if (variant == 6)
-      return go(sddmmPanelsKernel<T, L, V, N, E, kMaxThreads, 1, true>, warpsPerBlock);
-  }
-#endif
+  const unsigned grid = unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock);
+  // A block of 16 tiles or fewer runs as many warps under a 512-thread
+  // bound, which leaves a thread more registers (see the file comment).
+  constexpr int kNarrowThreads = 512;
+  if constexpr (std::is_same_v<T, float> && kMaxThreads > kNarrowThreads)
+    if (tilesPerBlock <= kNarrowThreads / 32)
+      return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane,
+                                            Epilogue, kNarrowThreads>,
+                          grid, int(std::min<int64_t>(warpsPerBlock, tilesPerBlock)) * 32, 0,
+                          stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
+                          tilesPerBlock);
   return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>,
-                      unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock), warpsPerBlock * 32,
-                      0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
+                      grid, warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
                       tilesPerBlock);
 }
 
