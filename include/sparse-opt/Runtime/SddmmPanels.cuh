@@ -19,14 +19,14 @@
 // outputs then run one after another where the tiles of 1-4 nonzeros the
 // rule gives them run side by side.
 //
-// Where a block has 16 tiles or fewer (the 2048 x 512 and 512 x 2048
+// Where a block has 16 tiles or fewer (the DLMC 2048 x 512 and 512 x 2048
 // patterns at 95 %), f32 blocks launch only as many warps as tiles under a
 // 512-thread bound instead of 1024: ptxas holds the 16-lane tiles of k =
 // 256 to 64 registers under the larger bound and gives them 72 under the
-// smaller. On the H100 (2026-11-27) those seven patterns ran 1.04-1.08x
-// faster at k = 256 (a prototype, against cuSPARSE's times in the same
-// runs); loading the rows of B of two or four outputs ahead of their
-// products, or giving a lane group consecutive entries, added nothing.
+// smaller. On the H100 (2026-11-27, old and new binaries twice each in one
+// device call) those six patterns ran 1.00-1.04x faster at k = 256, every
+// other case the same within noise; loading the rows of B of two or four
+// outputs ahead of their products added nothing in a prototype.
 //
 // Requirements (checked by launchSddmmPanels) as for launchSddmm, and the
 // order and entry rows prepared for this pattern.
