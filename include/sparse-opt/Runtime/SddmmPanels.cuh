@@ -105,9 +105,10 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
                           grid, int(std::min<int64_t>(warpsPerBlock, tilesPerBlock)) * 32, 0,
                           stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
                           tilesPerBlock);
-  return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>,
-                      grid, warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
-                      tilesPerBlock);
+  return launchKernel(
+      sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>, grid,
+      warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
+      tilesPerBlock);
 }
 
 } // namespace sopt
