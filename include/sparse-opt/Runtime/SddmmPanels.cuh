@@ -94,21 +94,21 @@ cudaError_t launchSddmmPanels(const CsrMatrix<T> &s, const T *lhs, const T *rhs,
     return status;
   const int64_t tiles = (s.nnz + 31) / 32;
   const int64_t tilesPerBlock = (tiles + blocks - 1) / blocks;
-  const unsigned grid = unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock);
+  auto launch = [&](auto kernel, int64_t warps) {
+    return launchKernel(kernel, unsigned((tiles + tilesPerBlock - 1) / tilesPerBlock),
+                        unsigned(warps * 32), 0, stream, s, lhs, rhs, int32_t(k), out, epilogue,
+                        entryRows, order, tilesPerBlock);
+  };
   // A block of 16 tiles or fewer runs as many warps under a 512-thread
   // bound, which leaves a thread more registers (see the file comment).
   constexpr int kNarrowThreads = 512;
   if constexpr (std::is_same_v<T, float> && kMaxThreads > kNarrowThreads)
     if (tilesPerBlock <= kNarrowThreads / 32)
-      return launchKernel(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane,
-                                            Epilogue, kNarrowThreads>,
-                          grid, int(std::min<int64_t>(warpsPerBlock, tilesPerBlock)) * 32, 0,
-                          stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
-                          tilesPerBlock);
-  return launchKernel(
-      sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>, grid,
-      warpsPerBlock * 32, 0, stream, s, lhs, rhs, int32_t(k), out, epilogue, entryRows, order,
-      tilesPerBlock);
+      return launch(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane,
+                                      Epilogue, kNarrowThreads>,
+                    std::min<int64_t>(warpsPerBlock, tilesPerBlock));
+  return launch(sddmmPanelsKernel<T, ThreadsPerNonzero, VectorWidth, VectorsPerLane, Epilogue>,
+                warpsPerBlock);
 }
 
 } // namespace sopt
