@@ -7,7 +7,8 @@
 // panels), each also with what is prepared once per pattern (column
 // windows, occupied blocks, entries' rows, the panel order), a
 // banded pattern whose blocks are mostly empty, inner dimensions that are
-// odd or not a multiple of the lanes. With a directory
+// odd or not a multiple of the lanes, a NaN in A that must reach its row's
+// outputs and only them. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
 // The element type compiled in is chosen with -DTEST_F32=1 / -DTEST_F16=1 /
@@ -247,6 +248,69 @@ Pattern pairedTiles() {
   });
 }
 
+/// A NaN in one element of A must reach every output of its row and no
+/// other (each of the row's sums has a NaN term, no other sum reads it),
+/// under every schedule of both forms, with what is prepared once per
+/// pattern and a workspace where the schedule takes one: a kernel that
+/// dropped, misplaced or reused a term would leave a number in that row or
+/// spread the NaN. The output starts as a finite sentinel, so an entry
+/// left unwritten fails too.
+template <typename T> void checkNanRow(Report &report, const Pattern &p, int64_t k) {
+  std::vector<int64_t> filled; // rows with entries
+  for (int64_t r = 0; r < p.rows; ++r)
+    if (p.positions[r + 1] > p.positions[r])
+      filled.push_back(r);
+  if (filled.empty() || k == 0)
+    return;
+  const int64_t nanRow = filled[filled.size() / 2];
+  DeviceCsr<T> s(p);
+  Tensor<T> a(size_t(p.rows) * k), b(size_t(p.cols) * k), d(p.coordinates.size());
+  a.randomize(-1, 1);
+  b.randomize(-1, 1);
+  a.host[size_t(nanRow * k + k / 2)] = fromDouble<T>(NAN);
+  a.values[size_t(nanRow * k + k / 2)] = NAN;
+  CHECK_CUDA(cudaMemcpy(a.device, a.host.data(), a.size * sizeof(T), cudaMemcpyHostToDevice));
+  for (bool transposeRhs : {true, false}) {
+    std::vector<double> magnitude;
+    const std::vector<double> ref =
+        sddmmReference(p, s.values.values, a.values, b.values, k, transposeRhs, &magnitude);
+    for (const ::sopt::SddmmSchedule &schedule :
+         schedulesFor(p, k, transposeRhs, sizeof(T), transposeRhs)) {
+      const bool blocks = schedule.tiling == ::sopt::SddmmTiling::DenseBlocks;
+      const bool gathers = !transposeRhs && !schedule.transposeRhsFirst;
+      Tensor<T> workspace{static_cast<size_t>(
+          ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T)))};
+      std::fill(d.host.begin(), d.host.end(), fromDouble<T>(1234.0));
+      CHECK_CUDA(cudaMemcpy(d.device, d.host.data(), d.size * sizeof(T),
+                            cudaMemcpyHostToDevice));
+      CHECK_CUDA(::sopt::runSddmm<T>(
+          schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
+          blocks && !gathers ? s.columnWindows(schedule.blockSize) : nullptr,
+          !blocks && !gathers ? s.entryRows.device : nullptr,
+          workspace.size > 0 ? workspace.device : nullptr, ::sopt::OccupiedBlocks{},
+          schedule.columnPanel > 0 ? s.panelOrder(schedule.columnPanel) : nullptr));
+      CHECK_CUDA(cudaDeviceSynchronize());
+      d.download();
+      size_t misplaced = 0;
+      std::vector<double> out, expected, scale;
+      for (int64_t r = 0; r < p.rows; ++r)
+        for (int32_t e = p.positions[r]; e < p.positions[r + 1]; ++e) {
+          misplaced += std::isnan(d.values[e]) != (r == nanRow);
+          if (r != nanRow) {
+            out.push_back(d.values[e]);
+            expected.push_back(ref[e]);
+            scale.push_back(magnitude[e]);
+          }
+        }
+      const std::string name = p.name + " k=" + std::to_string(k) +
+                               (transposeRhs ? " A*B^T " : " A*B ") + typeName<T>() + " " +
+                               describe(schedule) + " NaN in row " + std::to_string(nanRow);
+      report.check(name + " placed", double(misplaced), 0.0);
+      report.check(name, errorAgainstScale(out, expected, scale), tolerance<T>());
+    }
+  }
+}
+
 /// launchEntryRows against sopt_csr_entry_rows: the fraction of entries
 /// whose row differs (the output poisoned first).
 template <typename T> void checkEntryRows(Report &report, const Pattern &p) {
@@ -281,6 +345,7 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
     }
     for (int64_t k : {1, 33, 64, 256})
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), k == 64 || k == 33));
+    checkNanRow<T>(report, p, 64);
     // B transposed first (k = 0: nothing to transpose), and the gather.
     for (int64_t k : {0, 1, 4, 19, 64})
       check<T>(report, p, k, false, schedulesFor(p, k, false, sizeof(T), false));
