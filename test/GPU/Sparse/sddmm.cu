@@ -269,7 +269,7 @@ template <typename T> void checkNanRow(Report &report, const Pattern &p, int64_t
   b.randomize(-1, 1);
   a.host[size_t(nanRow * k + k / 2)] = fromDouble<T>(NAN);
   a.values[size_t(nanRow * k + k / 2)] = NAN;
-  CHECK_CUDA(cudaMemcpy(a.device, a.host.data(), a.size * sizeof(T), cudaMemcpyHostToDevice));
+  a.upload();
   for (bool transposeRhs : {true, false}) {
     std::vector<double> magnitude;
     const std::vector<double> ref =
@@ -281,8 +281,7 @@ template <typename T> void checkNanRow(Report &report, const Pattern &p, int64_t
       Tensor<T> workspace{static_cast<size_t>(
           ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T)))};
       std::fill(d.host.begin(), d.host.end(), fromDouble<T>(1234.0));
-      CHECK_CUDA(cudaMemcpy(d.device, d.host.data(), d.size * sizeof(T),
-                            cudaMemcpyHostToDevice));
+      d.upload();
       CHECK_CUDA(::sopt::runSddmm<T>(
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
           blocks && !gathers ? s.columnWindows(schedule.blockSize) : nullptr,

@@ -79,6 +79,10 @@ template <typename T> struct Tensor {
       host[i] = fromDouble<T>(dist(rng()));
       values[i] = toDouble(host[i]);
     }
+    upload();
+  }
+  /// `host` to the device (after changing it and `values` alike).
+  void upload() {
     CHECK_CUDA(cudaMemcpy(device, host.data(), size * sizeof(T), cudaMemcpyHostToDevice));
   }
   /// All bytes 0xff: NaN in every float format.
