@@ -95,7 +95,7 @@ int64_t instructionsPerElement(const FusionGroup &group) {
 }
 
 /// Per-element arithmetic from which a row group counts as heavy: an `erff`
-/// with its neighbours (LayerNorm over GELU, ~36) is, softmax (~17) is not.
+/// with its neighbours (LayerNorm over GELU, ~36) is, softmax (~6) is not.
 constexpr int64_t kHeavyInstructionsPerElement = 24;
 
 MappingAttr rowMapping(int64_t rows, int64_t cols, const FusionGroup &group,

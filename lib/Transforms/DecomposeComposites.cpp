@@ -97,13 +97,14 @@ private:
   Location loc;
 };
 
-/// softmax(x) = exp(x - max) / sum(exp(x - max)) along `dim`.
+/// softmax(x) = exp(x - max) · (1 / sum(exp(x - max))) along `dim`: one
+/// division per row, not per element (as the norms take one rsqrt).
 Value buildSoftmax(GraphBuilder &g, Value x, int64_t dim) {
   auto type = cast<RankedTensorType>(x.getType());
   Value max = g.expand(g.reduceKeep(ReduceKind::Max, x, dim), type);
   Value e = g.op<ExpOp>(g.op<SubOp>(x, max));
-  Value sum = g.expand(g.reduceKeep(ReduceKind::Sum, e, dim), type);
-  return g.op<DivOp>(e, sum);
+  Value sum = g.reduceKeep(ReduceKind::Sum, e, dim);
+  return g.op<MulOp>(e, g.expand(g.op<ReciprocalOp>(sum), type));
 }
 
 struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {

@@ -17,12 +17,13 @@
 // CHECK-NEXT: [[DIFF:%.+]] = sopt.sub %[[X]], [[MAXB]] : tensor<4x8xf32>
 // CHECK-NEXT: [[EXP:%.+]] = sopt.exp [[DIFF]] : tensor<4x8xf32>
 // CHECK-NEXT: [[SUM:%.+]] = sopt.reduce sum [[EXP]] dims = [1] keep_dims : tensor<4x8xf32> -> tensor<4x1xf32>
-// CHECK-NEXT: [[SUMB:%.+]] = sopt.broadcast [[SUM]] dims = [0, 1] : tensor<4x1xf32> -> tensor<4x8xf32>
-// CHECK-NEXT: [[Y:%.+]] = sopt.div [[EXP]], [[SUMB]] : tensor<4x8xf32>
+// CHECK-NEXT: [[INV:%.+]] = sopt.reciprocal [[SUM]] : tensor<4x1xf32>
+// CHECK-NEXT: [[INVB:%.+]] = sopt.broadcast [[INV]] dims = [0, 1] : tensor<4x1xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: [[Y:%.+]] = sopt.mul [[EXP]], [[INVB]] : tensor<4x8xf32>
 // CHECK-NEXT: return [[Y]]
 // KEEP-LABEL: func.func @softmax
 // KEEP-NOT: sopt.softmax
-// KEEP: sopt.div
+// KEEP: sopt.reciprocal
 func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = sopt.softmax %x dim = 1 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
@@ -36,8 +37,9 @@ func.func @softmax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-NEXT: [[DIFF:%.+]] = sopt.sub %[[X]], [[MAXB]] : tensor<2x4x8xf16>
 // CHECK-NEXT: [[EXP:%.+]] = sopt.exp [[DIFF]] : tensor<2x4x8xf16>
 // CHECK-NEXT: [[SUM:%.+]] = sopt.reduce sum [[EXP]] dims = [0] keep_dims : tensor<2x4x8xf16> -> tensor<1x4x8xf16>
-// CHECK-NEXT: [[SUMB:%.+]] = sopt.broadcast [[SUM]] dims = [0, 1, 2] : tensor<1x4x8xf16> -> tensor<2x4x8xf16>
-// CHECK-NEXT: [[Y:%.+]] = sopt.div [[EXP]], [[SUMB]] : tensor<2x4x8xf16>
+// CHECK-NEXT: [[INV:%.+]] = sopt.reciprocal [[SUM]] : tensor<1x4x8xf16>
+// CHECK-NEXT: [[INVB:%.+]] = sopt.broadcast [[INV]] dims = [0, 1, 2] : tensor<1x4x8xf16> -> tensor<2x4x8xf16>
+// CHECK-NEXT: [[Y:%.+]] = sopt.mul [[EXP]], [[INVB]] : tensor<2x4x8xf16>
 // CHECK-NEXT: return [[Y]]
 func.func @softmax_dim0(%x: tensor<2x4x8xf16>) -> tensor<2x4x8xf16> {
   %0 = sopt.softmax %x dim = 0 : tensor<2x4x8xf16>
@@ -201,8 +203,9 @@ func.func @gelu_tanh(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK-NEXT: [[DIFF:%.+]] = sopt.sub [[SEL]], [[MAXB]] : tensor<2x4x6xf32>
 // CHECK-NEXT: [[EXP:%.+]] = sopt.exp [[DIFF]] : tensor<2x4x6xf32>
 // CHECK-NEXT: [[SUM:%.+]] = sopt.reduce sum [[EXP]] dims = [2] keep_dims : tensor<2x4x6xf32> -> tensor<2x4x1xf32>
-// CHECK-NEXT: [[SUMB:%.+]] = sopt.broadcast [[SUM]] dims = [0, 1, 2] : tensor<2x4x1xf32> -> tensor<2x4x6xf32>
-// CHECK-NEXT: [[P:%.+]] = sopt.div [[EXP]], [[SUMB]] : tensor<2x4x6xf32>
+// CHECK-NEXT: [[INV:%.+]] = sopt.reciprocal [[SUM]] : tensor<2x4x1xf32>
+// CHECK-NEXT: [[INVB:%.+]] = sopt.broadcast [[INV]] dims = [0, 1, 2] : tensor<2x4x1xf32> -> tensor<2x4x6xf32>
+// CHECK-NEXT: [[P:%.+]] = sopt.mul [[EXP]], [[INVB]] : tensor<2x4x6xf32>
 // CHECK-NEXT: [[O:%.+]] = sopt.matmul [[P]], %[[V]] : tensor<2x4x6xf32>, tensor<2x6x16xf32> -> tensor<2x4x16xf32>
 // CHECK-NEXT: return [[O]]
 // KEEP-LABEL: func.func @attention_causal

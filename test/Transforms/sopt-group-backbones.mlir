@@ -42,8 +42,9 @@ func.func @layer_norm(%x: tensor<64x128xf32>, %g: tensor<128xf32>, %b: tensor<12
 // CHECK-NEXT: %[[D:[^ ]+]] = sopt.sub %[[X]], %[[MAXB]] {sopt.group = 0 : i64} : tensor<64x128xf32>
 // CHECK-NEXT: %[[E:[^ ]+]] = sopt.exp %[[D]] {sopt.group = 0 : i64} : tensor<64x128xf32>
 // CHECK-NEXT: %[[SUM:[^ ]+]] = sopt.reduce sum %[[E]] dims = [1] keep_dims {sopt.group = 0 : i64, sopt.sub_backbone} : tensor<64x128xf32> -> tensor<64x1xf32>
-// CHECK-NEXT: %[[SUMB:[^ ]+]] = sopt.broadcast %[[SUM]] dims = [0, 1] {sopt.group = 0 : i64} : tensor<64x1xf32> -> tensor<64x128xf32>
-// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.div %[[E]], %[[SUMB]] {sopt.group = 0 : i64} : tensor<64x128xf32>
+// CHECK-NEXT: %[[INV:[^ ]+]] = sopt.reciprocal %[[SUM]] {sopt.group = 0 : i64} : tensor<64x1xf32>
+// CHECK-NEXT: %[[INVB:[^ ]+]] = sopt.broadcast %[[INV]] dims = [0, 1] {sopt.group = 0 : i64} : tensor<64x1xf32> -> tensor<64x128xf32>
+// CHECK-NEXT: %[[Y:[^ ]+]] = sopt.mul %[[E]], %[[INVB]] {sopt.group = 0 : i64} : tensor<64x128xf32>
 // CHECK-NEXT: sopt.yield %[[Y]] : tensor<64x128xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[F]] : tensor<64x128xf32>
@@ -173,8 +174,9 @@ func.func @broadcast_beyond_the_space(%x: tensor<777x37xf32>) -> tensor<777x37xf
 // CHECK-NEXT: sopt.sub %{{.+}} {sopt.group = 1 : i64}
 // CHECK-NEXT: sopt.exp %{{.+}} {sopt.group = 1 : i64}
 // CHECK-NEXT: sopt.reduce sum %{{.+}} {sopt.group = 1 : i64, sopt.sub_backbone}
+// CHECK-NEXT: sopt.reciprocal %{{.+}} {sopt.group = 1 : i64}
 // CHECK-NEXT: sopt.broadcast %{{.+}} {sopt.group = 1 : i64}
-// CHECK-NEXT: sopt.div %{{.+}} {sopt.group = 1 : i64}
+// CHECK-NEXT: sopt.mul %{{.+}} {sopt.group = 1 : i64}
 func.func @softmax_of_row_sums(%x: tensor<513x77xf32>) -> tensor<513xf32> {
   %r = sopt.reduce sum %x dims = [1] : tensor<513x77xf32> -> tensor<513xf32>
   %s = sopt.softmax %r dim = 0 : tensor<513xf32>

@@ -28,9 +28,14 @@ def DecomposeComposites : Pass<"sopt-decompose-composites"> {
     %d  = sopt.sub %x, %mb : tensor<4x8xf32>
     %e  = sopt.exp %d : tensor<4x8xf32>
     %s  = sopt.reduce sum %e dims = [1] keep_dims : tensor<4x8xf32> -> tensor<4x1xf32>
-    %sb = sopt.broadcast %s dims = [0, 1] : tensor<4x1xf32> -> tensor<4x8xf32>
-    %y  = sopt.div %e, %sb : tensor<4x8xf32>
+    %r  = sopt.reciprocal %s : tensor<4x1xf32>
+    %rb = sopt.broadcast %r dims = [0, 1] : tensor<4x1xf32> -> tensor<4x8xf32>
+    %y  = sopt.mul %e, %rb : tensor<4x8xf32>
     ```
+
+    Softmax divides once per row and multiplies each element (as the norms
+    take one `rsqrt` per row): on the H100 a division per element held bf16
+    softmax at 0.91-0.92 of copy bandwidth, one per row at 0.98-0.99.
 
     `mean` becomes `sum` times a splat of `1/n`; `gelu` becomes its erf or
     tanh formula; `attention` becomes `matmul(softmax(scale·Q·Kᵀ + mask), V)`,
@@ -191,7 +196,8 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
 
     Softmax over 512 rows of 8192 (one row per 256-thread block): both
     reductions go through shared scratch, live in overlapping phases, so they
-    get separate slots; the input and `exp` stay in registers between phases.
+    get separate slots; the input stays in registers between phases, and
+    `exp` is recomputed from it where a later phase reads it.
 
     ```mlir
     %0 = sopt.fusion ins(%x : tensor<512x8192xf32>) attributes {
@@ -201,7 +207,7 @@ def PlanReuse : Pass<"sopt-plan-reuse"> {
       %1 = sopt.reduce max %a dims = [1] keep_dims {sopt.backbone, ...,
           sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 0, 48>}
       ...
-      %4 = sopt.exp %3 {sopt.cache = #sopt.memory<register>, ...}
+      %4 = sopt.exp %3 {sopt.group = 0 : i64, ...}
       %5 = sopt.reduce sum %4 dims = [1] keep_dims {...,
           sopt.result_memory = #sopt.memory<shared>, sopt.smem = array<i64: 48, 48>,
           sopt.sub_backbone}
