@@ -41,9 +41,12 @@ template <int Width> __device__ __forceinline__ int32_t alignUp(int32_t count) {
 }
 
 /// Loads entries `first .. first + Width` of the CSR arrays as one vector
-/// each, keeping those in `[begin, end)` and zeroing the others. Loads stay
-/// within the `nnz` entries that exist: a vector that would run past the end
-/// of the arrays is read element by element.
+/// each, keeping those in `[begin, end)` (not empty); the others get value
+/// 0 and the column of the nearest kept entry (begin's or end - 1's), so
+/// that a caller multiplying them reads a row of B the row itself reads,
+/// never one whose infinity or NaN the row does not see. Loads stay within
+/// the `nnz` entries that exist: a vector that would run past the end of
+/// the arrays is read element by element.
 template <int Width, typename T>
 __device__ __forceinline__ void loadRowEntries(const CsrMatrix<T> &a, int32_t first,
                                                int32_t begin, int32_t end,
@@ -58,7 +61,7 @@ __device__ __forceinline__ void loadRowEntries(const CsrMatrix<T> &a, int32_t fi
 #pragma unroll
     for (int i = 0; i < Width; ++i) {
       const bool inRow = first + i >= begin && first + i < end;
-      column[i] = inRow ? index[i] : 0;
+      column[i] = inRow ? index[i] : a.coordinates[min(max(first + i, begin), end - 1)];
       value[i] = inRow ? loaded[i] : 0.f;
     }
     return;
@@ -66,7 +69,7 @@ __device__ __forceinline__ void loadRowEntries(const CsrMatrix<T> &a, int32_t fi
 #pragma unroll
   for (int i = 0; i < Width; ++i) {
     const bool inRow = first + i >= begin && first + i < end;
-    column[i] = inRow ? a.coordinates[first + i] : 0;
+    column[i] = a.coordinates[min(max(first + i, begin), end - 1)];
     value[i] = inRow ? toFloat(a.values[first + i]) : 0.f;
   }
 }

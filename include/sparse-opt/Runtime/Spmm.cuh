@@ -14,7 +14,12 @@
 // [0, VectorWidth)` of the tile for each repeat r, so every load of B by the
 // tile group is contiguous. The group stages its row's column offsets and
 // values in shared memory, `ThreadsPerTile * VectorWidth` entries at a time;
-// every lane then reads them back as broadcasts, four at a time.
+// every lane then reads them back as broadcasts, four at a time. The
+// entries a vector or a four takes outside the row (before a mid-vector
+// start, past the end) are staged as 0 times B's row of the row's first or
+// last entry: not B's row 0, whose infinities or NaNs would make NaN in
+// rows that do not read it (0 · Inf); only a row that reads an infinity
+// itself may then get NaN for it where f32 has ±Inf.
 //
 // Two run-time parameters shape the grid. With `rowSplits` > 1, that many
 // consecutive tile groups of a block share one tile, each summing an even
@@ -200,7 +205,10 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
     begin = max(rowBegin, min(rowEnd, aligned + part * share));
     end = min(rowEnd, aligned + (part + 1) * share);
   }
-  for (int32_t first = alignDown<VectorWidth>(begin); first < end; first += kStaged) {
+  // (An empty share stages nothing: its padding would have no entry of the
+  // row to point at.)
+  for (int32_t first = begin < end ? alignDown<VectorWidth>(begin) : end; first < end;
+       first += kStaged) {
     // Stage: lane l loads entries first + l*VectorWidth .. (masked), and
     // stores B's row offset for each column, so the inner loop adds only.
     {

@@ -109,7 +109,8 @@ template <int PerLane> struct StagedRound {
 };
 
 /// Sums the staged entries [0, staged) of a group (offsets into the slice,
-/// values; zeros past the row's end up to a multiple of 4) into acc.
+/// values; past the row's end up to a multiple of 4, value 0 at the offset
+/// of the row of zeros after the slice) into acc.
 template <typename T, int VectorWidth>
 __device__ __forceinline__ void sumStagedEntries(const T *columnsOfSlice,
                                                  const int32_t *stagedOffset,
@@ -155,8 +156,13 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
   const int group = threadIdx.x / kLanes, lane = threadIdx.x % kLanes;
   const int groupsPerBlock = blockDim.x / kLanes;
-  int32_t *stagedOffset = reinterpret_cast<int32_t *>(slice + size_t(chunkRows) * SliceColumns) +
-                          group * 2 * kStaged;
+  // A row of zeros follows the chunk: entries staged outside it read that
+  // row (times 0), never B's, whose infinities or NaNs would make NaN.
+  T *zeros = slice + size_t(chunkRows) * SliceColumns;
+  const int32_t zeroOffset = chunkRows * SliceColumns;
+  for (int i = threadIdx.x; i < SliceColumns; i += blockDim.x)
+    zeros[i] = fromFloat<T>(0.f);
+  int32_t *stagedOffset = reinterpret_cast<int32_t *>(zeros + SliceColumns) + group * 2 * kStaged;
   float *stagedValue = reinterpret_cast<float *>(stagedOffset + kStaged);
   const unsigned mask = tileGroupMask<kLanes>();
   const T *columnsOfSlice = slice + lane * VectorWidth;
@@ -185,7 +191,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
           const int32_t entry = cursor + i * kLanes + lane;
           const int32_t column = entry < end ? a.coordinates[entry] : chunkEnd;
           const bool inChunk = column < chunkEnd;
-          stagedOffset[i * kLanes + lane] = inChunk ? (column - chunk) * SliceColumns : 0;
+          stagedOffset[i * kLanes + lane] = inChunk ? (column - chunk) * SliceColumns : zeroOffset;
           stagedValue[i * kLanes + lane] = inChunk ? toFloat(a.values[entry]) : 0.f;
           taken += __popc(__ballot_sync(mask, inChunk) & mask);
         }
@@ -241,10 +247,16 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
   const int32_t k = int32_t(a.cols);
   const int32_t firstColumn = int32_t(blockIdx.x) * SliceColumns;
   const int groupsPerBlock = blockDim.x / kLanes;
-  // The groups' staging areas (2 kStaged words each) follow the slice's
-  // stagedRows (k, or k rounded up to whole tensor copies); then four
-  // words for the first two rows and the slice's barrier.
-  int32_t *staging = reinterpret_cast<int32_t *>(slice + size_t(stagedRows) * SliceColumns);
+  // A row of zeros follows the slice's stagedRows (k, or k rounded up to
+  // whole tensor copies): entries staged past a row's end read it (times
+  // 0), never B's, whose infinities or NaNs would make NaN. The groups'
+  // staging areas (2 kStaged words each) follow; then four words for the
+  // first two rows and the slice's barrier.
+  T *zeros = slice + size_t(stagedRows) * SliceColumns;
+  const int32_t zeroOffset = stagedRows * SliceColumns;
+  for (int i = threadIdx.x; i < SliceColumns; i += blockDim.x)
+    zeros[i] = fromFloat<T>(0.f);
+  int32_t *staging = reinterpret_cast<int32_t *>(zeros + SliceColumns);
   int32_t *firstRows = staging + groupsPerBlock * 2 * kStaged;
   [[maybe_unused]] uint64_t *sliceLanded = reinterpret_cast<uint64_t *>(firstRows + 4);
 
@@ -281,7 +293,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     for (int i = 0; i < kPerLane; ++i) {
       const int32_t entry = first + i * kLanes + lane;
       const bool inRow = entry < end;
-      round.offset[i] = inRow ? a.coordinates[entry] * SliceColumns : 0;
+      round.offset[i] = inRow ? a.coordinates[entry] * SliceColumns : zeroOffset;
       round.value[i] = inRow ? toFloat(a.values[entry]) : 0.f;
     }
   };
@@ -297,7 +309,7 @@ __global__ void __launch_bounds__(kMaxStagedSliceThreads)
       __syncwarp(mask);
       if (first + kStaged < end)
         loadRound(round, first + kStaged, end);
-      // Entries past the row's end were staged as zeros (rounding up to 4).
+      // Entries past the row's end read the row of zeros (rounding up to 4).
       detail::sumStagedEntries<T, VectorWidth>(columnsOfSlice, stagedOffset, stagedValue,
                                                min(int32_t(kStaged), end - first), acc);
       __syncwarp(mask); // the next round overwrites the staged entries
@@ -426,8 +438,9 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
     return status;
   // The whole slice where it fits beside the staging areas, else as many
   // rows as fit, a chunk at a time.
-  const size_t staging = spmmSliceStagingBytes<SliceColumns, VectorWidth>(threads);
+  // (The staging areas, and the row of zeros after the slice.)
   constexpr size_t kRowBytes = SliceColumns * sizeof(T);
+  const size_t staging = spmmSliceStagingBytes<SliceColumns, VectorWidth>(threads) + kRowBytes;
   if (staging + kRowBytes > size_t(sharedLimit))
     return cudaErrorInvalidValue;
   const int64_t chunkRows =

@@ -8,7 +8,10 @@
 // width divides n = 64 arrive by tensor copies, k = 257 and 999 in padded
 // tiles; the others by cp.async); odd widths n; in f32 also a pattern
 // whose B outgrows L2 under the compiler's schedule (64-column slices) and
-// a local (banded) one under its own (rows in order, by column slice).
+// a local (banded) one under its own (rows in order, by column slice);
+// a NaN, an infinity or (f32) a value near FLT_MAX in B that must reach
+// the outputs the reference has it in and, but for the dense blocks'
+// stored zeros, no other.
 // With a directory argument, every .smtx/.mtx in it (the DLMC matrices)
 // under the compiler's schedule and staged slices (of k = 2048 in chunks)
 // instead.
@@ -46,6 +49,18 @@ std::string describe(const ::sopt::SpmmSchedule &s) {
          (s.rowSegment > 0 ? " segments of " + std::to_string(s.rowSegment) : "");
 }
 
+/// Runs schedule `s` (with the row segments it cuts long rows into) and
+/// downloads C.
+template <typename T>
+void run(const ::sopt::SpmmSchedule &s, const Pattern &p, DeviceCsr<T> &a, const Tensor<T> &b,
+         int64_t n, Tensor<T> &c) {
+  const DeviceSegments segments(p, s.rowSegment, n);
+  CHECK_CUDA(::sopt::runSpmm<T>(s, a.view(), b.device, n, c.device, a.order.device, 0,
+                                segments.view));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  c.download();
+}
+
 template <typename T>
 void check(Report &report, const Pattern &p, int64_t n,
            const std::vector<::sopt::SpmmSchedule> &schedules) {
@@ -67,11 +82,7 @@ void check(Report &report, const Pattern &p, int64_t n,
       continue;
     }
     c.poison();
-    const DeviceSegments segments(p, s.rowSegment, n);
-    CHECK_CUDA(::sopt::runSpmm<T>(s, a.view(), b.device, n, c.device, a.order.device, 0,
-                                  segments.view));
-    CHECK_CUDA(cudaDeviceSynchronize());
-    c.download();
+    run<T>(s, p, a, b, n, c);
     report.check(name, errorAgainstScale(c.values, ref, magnitude), tolerance<T>());
   }
 }
@@ -146,6 +157,66 @@ std::vector<::sopt::SpmmSchedule> schedulesFor(const Pattern &p, int64_t n, int 
   return out;
 }
 
+/// A special value (specialValues: NaN, +Inf, near FLT_MAX in f32) in B at
+/// (j, c0), under every schedule at n = 64:
+/// the outputs (i, c0) of the rows that store j must be what the float64
+/// reference has (NaN, the infinity of A[i, j]'s sign, a finite sum near
+/// 1e38), every other output finite and within tolerance, from a finite
+/// sentinel (an output left unwritten fails). The dense tensor-core blocks
+/// multiply B's chunk by a densified block of A, so their stored zeros
+/// times Inf or NaN (in f32 also the large value, whose TF32 part rounds to
+/// infinity) make NaN in column c0 of any row whose block's window of k
+/// (SpmmBlocks.cuh: first to last chunk of 64 the block's rows hold entries
+/// in) covers j, as a dense or BSR product would: allowed there, nowhere
+/// else. The row tiles multiply the entries a vector takes outside a row by
+/// 0 and B's row of the row's first or last entry (Spmm.cuh), so a row that
+/// reads Inf may get NaN for it; no other row may.
+template <typename T>
+void checkSpecialColumn(Report &report, const Pattern &p, int32_t j, double special) {
+  const int64_t n = 64, c0 = n / 2;
+  DeviceCsr<T> a(p);
+  Tensor<T> b(size_t(p.cols) * n), c(size_t(p.rows) * n);
+  b.randomize(-1, 1);
+  b.host[size_t(j) * n + c0] = fromDouble<T>(special);
+  b.values[size_t(j) * n + c0] = toDouble(b.host[size_t(j) * n + c0]);
+  b.upload();
+  std::vector<double> magnitude;
+  const std::vector<double> ref = spmmReference(p, a.values.values, b.values, n, &magnitude);
+  std::vector<bool> storesJ(size_t(p.rows), false);
+  for (int64_t r = 0; r < p.rows; ++r)
+    storesJ[r] = std::binary_search(p.coordinates.begin() + p.positions[r],
+                                    p.coordinates.begin() + p.positions[r + 1], j);
+  // Whether the block of `rows` rows holding row r walks j's chunk of 64.
+  const auto windowCovers = [&](int64_t r, int rows) {
+    int32_t lowest = INT32_MAX, highest = -1;
+    for (int64_t q = r / rows * rows; q < std::min<int64_t>(p.rows, (r / rows + 1) * rows); ++q)
+      if (p.positions[q + 1] > p.positions[q]) {
+        lowest = std::min(lowest, p.coordinates[p.positions[q]]);
+        highest = std::max(highest, p.coordinates[p.positions[q + 1] - 1]);
+      }
+    return highest >= 0 && j / 64 >= lowest / 64 && j / 64 <= highest / 64;
+  };
+  for (const ::sopt::SpmmSchedule &s : schedulesFor(p, n, sizeof(T), true)) {
+    std::fill(c.host.begin(), c.host.end(), fromDouble<T>(1234.0));
+    c.upload();
+    run<T>(s, p, a, b, n, c);
+    const bool blocks = s.tiling == ::sopt::SpmmTiling::DenseBlocks;
+    const bool padsWithOwnRows = s.tiling == ::sopt::SpmmTiling::RowTiles && std::isinf(special);
+    const auto reads = [&](size_t i) { return int64_t(i) % n == c0 && storesJ[i / n]; };
+    const SpecialOutcome outcome = compareWithSpecial(
+        c.values, ref, magnitude, reads, [&](size_t i) {
+          return (blocks && int64_t(i) % n == c0 && windowCovers(int64_t(i) / n, s.blockRows)) ||
+                 (padsWithOwnRows && reads(i));
+        });
+    const std::string name = p.name + " n=" + std::to_string(n) + " " + typeName<T>() + " " +
+                             describe(s) + " " + specialName(special) + " in B[" +
+                             std::to_string(j) + ", " + std::to_string(c0) + "]";
+    report.check(name + " placed", double(outcome.misplaced), 0.0);
+    report.check(name + " its column", outcome.readingError, tolerance<T>());
+    report.check(name, outcome.otherError, tolerance<T>());
+  }
+}
+
 /// The awkward patterns with several widths and hand-picked schedules, or
 /// (`dlmc`) the DLMC matrices under the compiler's schedule.
 template <typename T>
@@ -166,6 +237,12 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
                         schedules.end());
       check<T>(report, p, n, schedules);
     }
+    // In B's row 0 (what the kernels once multiplied by the zeros they
+    // padded rows with) and in a row the pattern stores in its middle.
+    if (!p.coordinates.empty())
+      for (int32_t j : {0, p.coordinates[p.coordinates.size() / 2]})
+        for (double special : specialValues<T>())
+          checkSpecialColumn<T>(report, p, j, special);
   }
 }
 

@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -114,6 +115,60 @@ inline double errorAgainstScale(const std::vector<double> &out, const std::vecto
 inline double relativeError(const std::vector<double> &out,
                             const std::vector<double> &ref) {
   return errorAgainstScale(out, ref, ref);
+}
+
+/// A run whose inputs hold one special value (NaN, an infinity, or a
+/// finite value so large that its products approach FLT_MAX) against the
+/// float64 reference of the same inputs.
+struct SpecialOutcome {
+  /// Outputs whose class (NaN, +Inf, -Inf, finite) differs from the
+  /// reference's, but for NaNs where the run may spread them.
+  size_t misplaced = 0;
+  /// The error of the finite outputs that read the special value and of
+  /// all others, each against its terms' magnitudes (kept apart: sums near
+  /// 1e38 would hide every other output's error).
+  double readingError = 0, otherError = 0;
+};
+
+/// `reads(i)`: output i has the special value among its terms;
+/// `mayBeNan(i)`: a NaN at output i is allowed where the reference is
+/// finite (a dense tensor-core block multiplies a stored zero by B's
+/// infinity or NaN).
+template <typename Reads, typename MayBeNan>
+SpecialOutcome compareWithSpecial(const std::vector<double> &out, const std::vector<double> &ref,
+                                  const std::vector<double> &magnitude, Reads reads,
+                                  MayBeNan mayBeNan) {
+  SpecialOutcome outcome;
+  std::vector<double> got[2], expected[2], scale[2];
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (std::isfinite(ref[i]) && std::isfinite(out[i])) {
+      const int group = reads(i) ? 0 : 1;
+      got[group].push_back(out[i]);
+      expected[group].push_back(ref[i]);
+      scale[group].push_back(magnitude[i]);
+      continue;
+    }
+    const bool sameClass = std::isnan(ref[i]) ? std::isnan(out[i]) : out[i] == ref[i];
+    outcome.misplaced += !sameClass && !(std::isnan(out[i]) && mayBeNan(i));
+  }
+  outcome.readingError = errorAgainstScale(got[0], expected[0], scale[0]);
+  outcome.otherError = errorAgainstScale(got[1], expected[1], scale[1]);
+  return outcome;
+}
+
+/// The special values put in inputs: NaN, +Inf and, where the type holds
+/// it, a value within 2^-12 of FLT_MAX (one that rounds up past FLT_MAX to
+/// TF32 precision).
+template <typename T> std::vector<double> specialValues() {
+  std::vector<double> values{NAN, INFINITY};
+  if (sizeof(T) == 4)
+    values.push_back(std::nextafter(std::numeric_limits<float>::max(), 0.f));
+  return values;
+}
+
+/// A special value as a check's name shows it.
+inline std::string specialName(double x) {
+  return std::isnan(x) ? "NaN" : std::isinf(x) ? "Inf" : "near FLT_MAX";
 }
 
 /// Counts failures; prints one line per check.
