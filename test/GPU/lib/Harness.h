@@ -131,9 +131,10 @@ struct SpecialOutcome {
 };
 
 /// `reads(i)`: output i has the special value among its terms;
-/// `mayBeNan(i)`: a NaN at output i is allowed where the reference is
-/// finite (a dense tensor-core block multiplies a stored zero by B's
-/// infinity or NaN).
+/// `mayBeNan(i)`: a NaN at output i is allowed where the reference is not
+/// NaN, as the kernel under test documents it (docs/Sparse.md: a dense
+/// block's stored zeros times B's infinity, the f32 blocks' TF32 split of
+/// an infinity, the row tiles' padding beside an infinity the row reads).
 template <typename Reads, typename MayBeNan>
 SpecialOutcome compareWithSpecial(const std::vector<double> &out, const std::vector<double> &ref,
                                   const std::vector<double> &magnitude, Reads reads,
