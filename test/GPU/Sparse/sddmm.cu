@@ -8,8 +8,8 @@
 // windows, occupied blocks, entries' rows, the panel order), a
 // banded pattern whose blocks are mostly empty, inner dimensions that are
 // odd or not a multiple of the lanes, a NaN, an infinity or (f32) a value
-// near FLT_MAX in A that must reach its row's outputs as the reference has
-// them and no other. With a directory
+// near FLT_MAX in A or in B that must reach the outputs reading it (its
+// row, its column) as the reference has them and no other. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
 // The element type compiled in is chosen with -DTEST_F32=1 / -DTEST_F16=1 /
@@ -249,37 +249,56 @@ Pattern pairedTiles() {
   });
 }
 
+/// Where checkSpecialValue puts its special value: in one element of A (it
+/// reaches every output of that row) or of B (every output of that column
+/// of S).
+enum class SpecialIn { LhsRow, RhsColumn };
+
 /// A special value (specialValues: NaN, +Inf, near FLT_MAX in f32) in one
-/// element of A must reach every output of its row as the float64
-/// reference has it (NaN, the infinity of the right sign, a finite sum
-/// near 1e38) and no other output, under every schedule of both forms,
-/// with what is prepared once per pattern and a workspace where the
-/// schedule takes one: a kernel that dropped, misplaced or reused a term
-/// would leave a number in that row or spread the value. The f32 dense
-/// blocks may give NaN for Inf and the large value in that row (their TF32
-/// split rounds it to infinity: TensorCore.cuh, docs/Sparse.md), nowhere
-/// else. The output starts as a finite sentinel, so an entry left
-/// unwritten fails too.
+/// element of A or B must reach every output that reads it (the row of A's
+/// element, the column of B's) as the float64 reference has it (NaN, the
+/// infinity of the right sign, a finite sum near 1e38) and no other
+/// output, under every schedule of both forms (B's element moved with B's
+/// layout: B[n, k] or B[k, n]), with what is prepared once per pattern and
+/// a workspace where the schedule takes one: a kernel that dropped,
+/// misplaced or reused a term would leave a number in those outputs or
+/// spread the value. The f32 dense blocks may give NaN for Inf and the
+/// large value in those outputs (their TF32 split rounds it to infinity:
+/// TensorCore.cuh, docs/Sparse.md), nowhere else. The output starts as a
+/// finite sentinel, so an entry left unwritten fails too.
 template <typename T>
-void checkSpecialRow(Report &report, const Pattern &p, int64_t k, double special) {
+void checkSpecialValue(Report &report, const Pattern &p, int64_t k, double special,
+                       SpecialIn where) {
   std::vector<int64_t> filled; // rows with entries
   for (int64_t r = 0; r < p.rows; ++r)
     if (p.positions[r + 1] > p.positions[r])
       filled.push_back(r);
   if (filled.empty() || k == 0)
     return;
+  // A's element: the middle of a middle row; B's: the middle of the column
+  // of that row's middle entry.
   const int64_t row = filled[filled.size() / 2];
+  const int32_t column = p.coordinates[(p.positions[row] + p.positions[row + 1]) / 2];
+  const bool inLhs = where == SpecialIn::LhsRow;
+  std::vector<bool> reads(p.coordinates.size(), false);
+  for (size_t e = 0; e < reads.size(); ++e)
+    reads[e] = inLhs ? (int64_t(e) >= p.positions[row] && int64_t(e) < p.positions[row + 1])
+                     : p.coordinates[e] == column;
+  auto place = [&](Tensor<T> &t, size_t at) {
+    t.host[at] = fromDouble<T>(special);
+    t.values[at] = toDouble(t.host[at]);
+    t.upload();
+  };
   DeviceCsr<T> s(p);
-  Tensor<T> a(size_t(p.rows) * k), b(size_t(p.cols) * k), d(p.coordinates.size());
+  Tensor<T> a(size_t(p.rows) * k), d(p.coordinates.size());
   a.randomize(-1, 1);
-  b.randomize(-1, 1);
-  const size_t at = size_t(row * k + k / 2);
-  a.host[at] = fromDouble<T>(special);
-  a.values[at] = toDouble(a.host[at]);
-  a.upload();
-  std::vector<bool> inRow(p.coordinates.size(), false);
-  std::fill(inRow.begin() + p.positions[row], inRow.begin() + p.positions[row + 1], true);
+  if (inLhs)
+    place(a, size_t(row * k + k / 2));
   for (bool transposeRhs : {true, false}) {
+    Tensor<T> b(size_t(p.cols) * k);
+    b.randomize(-1, 1);
+    if (!inLhs)
+      place(b, transposeRhs ? size_t(column) * k + k / 2 : size_t(k / 2) * p.cols + column);
     std::vector<double> magnitude;
     const std::vector<double> ref =
         sddmmReference(p, s.values.values, a.values, b.values, k, transposeRhs, &magnitude);
@@ -301,14 +320,14 @@ void checkSpecialRow(Report &report, const Pattern &p, int64_t k, double special
       d.download();
       const bool splitsToNan = blocks && sizeof(T) == 4 && !std::isnan(special);
       const SpecialOutcome outcome = compareWithSpecial(
-          d.values, ref, magnitude, [&](size_t e) { return bool(inRow[e]); },
-          [&](size_t e) { return splitsToNan && inRow[e]; });
-      const std::string name = p.name + " k=" + std::to_string(k) +
-                               (transposeRhs ? " A*B^T " : " A*B ") + typeName<T>() + " " +
-                               describe(schedule) + " " + specialName(special) + " in row " +
-                               std::to_string(row);
+          d.values, ref, magnitude, [&](size_t e) { return bool(reads[e]); },
+          [&](size_t e) { return splitsToNan && reads[e]; });
+      const std::string name =
+          p.name + " k=" + std::to_string(k) + (transposeRhs ? " A*B^T " : " A*B ") +
+          typeName<T>() + " " + describe(schedule) + " " + specialName(special) +
+          (inLhs ? " in row " + std::to_string(row) : " in column " + std::to_string(column));
       report.check(name + " placed", double(outcome.misplaced), 0.0);
-      report.check(name + " its row", outcome.readingError, tolerance<T>());
+      report.check(name + " its outputs", outcome.readingError, tolerance<T>());
       report.check(name, outcome.otherError, tolerance<T>());
     }
   }
@@ -349,7 +368,8 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
     for (int64_t k : {1, 33, 64, 256})
       check<T>(report, p, k, true, schedulesFor(p, k, true, sizeof(T), k == 64 || k == 33));
     for (double special : specialValues<T>())
-      checkSpecialRow<T>(report, p, 64, special);
+      for (SpecialIn where : {SpecialIn::LhsRow, SpecialIn::RhsColumn})
+        checkSpecialValue<T>(report, p, 64, special, where);
     // B transposed first (k = 0: nothing to transpose), and the gather.
     for (int64_t k : {0, 1, 4, 19, 64})
       check<T>(report, p, k, false, schedulesFor(p, k, false, sizeof(T), false));
