@@ -253,6 +253,8 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
 void checkSlicesOfLargeB(Report &report) {
   Pattern p;
   p.name = "B beyond L2 2048x65536";
+  if (!selected(p.name))
+    return;
   p.rows = 2048, p.cols = 65536;
   std::uniform_int_distribution<int32_t> column(0, int32_t(p.cols) - 1);
   for (int64_t r = 0; r < p.rows; ++r) {
@@ -282,6 +284,8 @@ void checkSlicesOfLargeB(Report &report) {
 /// column slice (SparseSchedule.cpp), checked like the others at n = 256,
 /// an odd 258 (two-element vectors) and 1024 (16 lanes a tile).
 void checkLocalPattern(Report &report) {
+  if (!selected("local band 3000x3000"))
+    return;
   const Pattern p = bandPattern("local band 3000x3000", 3000, 3000, 40, 0.25, 700, 780);
   for (int64_t n : {256, 258, 1024}) {
     const ::sopt::SpmmSchedule s = ::sopt::chooseSpmmSchedule(p.stats(), n, sizeof(float));
@@ -306,6 +310,7 @@ int main(int argc, char **argv) {
   const bool dlmc = argc > 1;
   if (!dlmc) // the dense blocks walk only the band's window of k
     cases.push_back(bandPattern());
+  keepSelected(cases);
 #if TEST_F32
   checkAll<float>(report, cases, dlmc);
   if (!dlmc) {

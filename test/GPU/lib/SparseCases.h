@@ -18,6 +18,7 @@
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <dirent.h>
 #include <map>
 #include <memory>
@@ -324,6 +325,37 @@ inline bool testPatterns(int argc, char **argv, std::vector<Pattern> &out) {
   for (const std::string &file : files)
     out.push_back(readPattern(file));
   return true;
+}
+
+/// Whether the pattern (or the checks) named `name` run: all of them,
+/// unless the environment variable SOPT_TEST_ONLY lists comma-separated
+/// parts of the names to run. A sanitizer too slow for a whole binary
+/// (racecheck over spmm.cu takes more than ten minutes) then goes through
+/// it pattern by pattern.
+inline bool selected(const std::string &name) {
+  const char *only = std::getenv("SOPT_TEST_ONLY");
+  if (!only || !*only)
+    return true;
+  const std::string list = only;
+  for (size_t begin = 0; begin <= list.size();) {
+    const size_t end = std::min(list.find(',', begin), list.size());
+    if (end > begin && name.find(list.substr(begin, end - begin)) != std::string::npos)
+      return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
+/// Keeps the patterns `selected` runs, and says so when SOPT_TEST_ONLY
+/// leaves some out.
+inline void keepSelected(std::vector<Pattern> &cases) {
+  const size_t all = cases.size();
+  cases.erase(std::remove_if(cases.begin(), cases.end(),
+                             [](const Pattern &p) { return !selected(p.name); }),
+              cases.end());
+  if (cases.size() != all)
+    std::printf("SOPT_TEST_ONLY=%s: %zu of %zu patterns\n", std::getenv("SOPT_TEST_ONLY"),
+                cases.size(), all);
 }
 
 /// The dense side (n of an SpMM, k of an SDDMM) each DLMC matrix is checked
