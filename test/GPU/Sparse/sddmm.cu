@@ -284,21 +284,16 @@ void checkSpecialValue(Report &report, const Pattern &p, int64_t k, double speci
   for (size_t e = 0; e < reads.size(); ++e)
     reads[e] = inLhs ? (int64_t(e) >= p.positions[row] && int64_t(e) < p.positions[row + 1])
                      : p.coordinates[e] == column;
-  auto place = [&](Tensor<T> &t, size_t at) {
-    t.host[at] = fromDouble<T>(special);
-    t.values[at] = toDouble(t.host[at]);
-    t.upload();
-  };
   DeviceCsr<T> s(p);
   Tensor<T> a(size_t(p.rows) * k), d(p.coordinates.size());
   a.randomize(-1, 1);
   if (inLhs)
-    place(a, size_t(row * k + k / 2));
+    a.set(size_t(row * k + k / 2), special);
   for (bool transposeRhs : {true, false}) {
     Tensor<T> b(size_t(p.cols) * k);
     b.randomize(-1, 1);
     if (!inLhs)
-      place(b, transposeRhs ? size_t(column) * k + k / 2 : size_t(k / 2) * p.cols + column);
+      b.set(transposeRhs ? size_t(column) * k + k / 2 : size_t(k / 2) * p.cols + column, special);
     std::vector<double> magnitude;
     const std::vector<double> ref =
         sddmmReference(p, s.values.values, a.values, b.values, k, transposeRhs, &magnitude);
@@ -308,8 +303,7 @@ void checkSpecialValue(Report &report, const Pattern &p, int64_t k, double speci
       const bool gathers = !transposeRhs && !schedule.transposeRhsFirst;
       Tensor<T> workspace{static_cast<size_t>(
           ::sopt::sddmmWorkspaceElements(schedule, p.cols, k, sizeof(T)))};
-      std::fill(d.host.begin(), d.host.end(), fromDouble<T>(1234.0));
-      d.upload();
+      d.fill(1234.0);
       CHECK_CUDA(::sopt::runSddmm<T>(
           schedule, s.view(), a.device, b.device, k, transposeRhs, d.device, s.order.device, 0,
           blocks && !gathers ? s.columnWindows(schedule.blockSize) : nullptr,

@@ -177,9 +177,7 @@ void checkSpecialColumn(Report &report, const Pattern &p, int32_t j, double spec
   DeviceCsr<T> a(p);
   Tensor<T> b(size_t(p.cols) * n), c(size_t(p.rows) * n);
   b.randomize(-1, 1);
-  b.host[size_t(j) * n + c0] = fromDouble<T>(special);
-  b.values[size_t(j) * n + c0] = toDouble(b.host[size_t(j) * n + c0]);
-  b.upload();
+  b.set(size_t(j) * n + c0, special);
   std::vector<double> magnitude;
   const std::vector<double> ref = spmmReference(p, a.values.values, b.values, n, &magnitude);
   std::vector<bool> storesJ(size_t(p.rows), false);
@@ -197,8 +195,7 @@ void checkSpecialColumn(Report &report, const Pattern &p, int32_t j, double spec
     return highest >= 0 && j / 64 >= lowest / 64 && j / 64 <= highest / 64;
   };
   for (const ::sopt::SpmmSchedule &s : schedulesFor(p, n, sizeof(T), true)) {
-    std::fill(c.host.begin(), c.host.end(), fromDouble<T>(1234.0));
-    c.upload();
+    c.fill(1234.0);
     run<T>(s, p, a, b, n, c);
     const bool blocks = s.tiling == ::sopt::SpmmTiling::DenseBlocks;
     const bool padsWithOwnRows = s.tiling == ::sopt::SpmmTiling::RowTiles && std::isinf(special);

@@ -15,6 +15,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -80,6 +81,20 @@ template <typename T> struct Tensor {
       host[i] = fromDouble<T>(dist(rng()));
       values[i] = toDouble(host[i]);
     }
+    upload();
+  }
+  /// Element i set to x (rounded to T), uploaded.
+  void set(size_t i, double x) {
+    host[i] = fromDouble<T>(x);
+    values[i] = toDouble(host[i]);
+    upload();
+  }
+  /// Every element x (rounded to T), uploaded: a finite sentinel where a
+  /// NaN poison would hide the NaN a test expects.
+  void fill(double x) {
+    const T rounded = fromDouble<T>(x);
+    std::fill(host.begin(), host.end(), rounded);
+    std::fill(values.begin(), values.end(), toDouble(rounded));
     upload();
   }
   /// `host` to the device (after changing it and `values` alike).
