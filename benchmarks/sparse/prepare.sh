@@ -6,7 +6,8 @@
 #
 #   benchmarks/sparse/prepare.sh [DEST] [--no-data]
 #
-# DEST receives sparse_bench, dlmc.tar.xz (every .smtx/.mtx under DLMC_DIR,
+# DEST receives sparse_bench, limits (the device's ceilings, for
+# bounds.py), dlmc.tar.xz (every .smtx/.mtx under DLMC_DIR,
 # default ../shared/data/dlmc beside the checkout; --no-data skips it) and
 # provenance.txt. Environment: DLMC_DIR, NVCC, CXX, and NVCC_FLAGS (extra
 # flags for every nvcc call).
@@ -34,7 +35,7 @@ fi
 git=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 # Uncommitted or untracked changes to what goes into the binary.
 if [ -n "$(git -C "$root" status --porcelain -- benchmarks/sparse/sparse_bench.cu \
-  include/sparse-opt/Runtime lib/Runtime 2>/dev/null)" ]; then
+  benchmarks/sparse/limits.cu include/sparse-opt/Runtime lib/Runtime 2>/dev/null)" ]; then
   git="$git+changes"
 fi
 
@@ -53,6 +54,8 @@ for unit in RowOrder SparseIO SparseSchedule; do
     -o "$build/$unit.o" &
   pids+=($!)
 done
+"$nvcc" "${flags[@]}" "$root/benchmarks/sparse/limits.cu" -o "$dest/limits" &
+pids+=($!)
 for unit in 1 2 3; do
   "$nvcc" "${flags[@]}" -DSOPT_BENCH_UNIT=$unit -DSOPT_BENCH_GIT="\"$git\"" \
     -c "$src" -o "$build/sparse_bench_$unit.o" &
@@ -82,6 +85,7 @@ fi
   echo "nvcc: $("$nvcc" --version | tail -n 1)"
   echo "flags: ${flags[*]} (units 1-3 of $src) -lcusparse -lcublas"
   echo "sparse_bench sha256 $(sha256sum "$dest/sparse_bench" | cut -d' ' -f1)"
+  echo "limits sha256 $(sha256sum "$dest/limits" | cut -d' ' -f1)"
   if [ -f "$dest/dlmc.tar.xz" ]; then
     echo "dlmc.tar.xz sha256 $(sha256sum "$dest/dlmc.tar.xz" | cut -d' ' -f1)" \
       "(from $(cd "$dlmc" 2>/dev/null && pwd || echo "$dlmc"))"

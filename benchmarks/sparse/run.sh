@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Runs ON THE GPU MACHINE, from the repository root: runs sparse_bench (built
-# by prepare.sh) over the carried matrices, then plots the results if
-# matplotlib is there.
+# by prepare.sh) over the carried matrices, measures the device's ceilings
+# and bounds each case by them, then plots the results if matplotlib is
+# there.
 #
 #   benchmarks/sparse/run.sh [CARRY_DIR [OUT_DIR [sparse_bench options...]]]
 #
 # CARRY_DIR is what prepare.sh filled (default .carry/sparse-bench); OUT_DIR
-# receives sparse.{json,csv,md,log,png}, sparse_explore.csv (with --explore)
-# and provenance.txt (default $OUT if set, else ./sparse-out). Options after
+# receives sparse.{json,csv,md,log,png}, sparse_explore.csv (with --explore),
+# limits.{txt,json} and bounds.{csv,md,png} (the device's ceilings and each
+# case against them: limits.cu, bounds.py) and provenance.txt (default $OUT
+# if set, else ./sparse-out). Options after
 # OUT_DIR go to sparse_bench (e.g. --explore, --types=f32, --n=256); paths
 # among them replace the carried matrices. Exits with sparse_bench's status
 # (0 all passed, 1 a check failed, 2 nothing measured, 3 no usable GPU).
@@ -73,6 +76,17 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 status=0
 { "$bin" --out="$out" "$@" "${data[@]}" 2>&1 1>&3 3>&- | tee "$out/sparse.log" >&2; } 3>&1 ||
   status=$?
+
+# The device's ceilings, and how far each case is from the bound they set
+# (bounds.py): after the benchmark, so that they do not warm it.
+if [ -x "$carry/limits" ] && [ -f "$out/sparse.csv" ]; then
+  if "$carry/limits" --json "$out/limits.json" >"$out/limits.txt"; then
+    python3 "$root/benchmarks/sparse/bounds.py" "$out/sparse.csv" "$out/limits.json" \
+      "$out/bounds" >/dev/null || echo "run.sh: bounds.py failed" >&2
+  else
+    echo "run.sh: limits failed: no bounds" >&2
+  fi
+fi
 
 if [ -f "$out/sparse.json" ]; then
   if python3 -c 'import matplotlib' 2>/dev/null; then
