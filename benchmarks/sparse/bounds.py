@@ -77,6 +77,11 @@ def target_us(op, dtype, impls):
     return None
 
 
+def middle(values):
+    """The median of sorted `values` (the upper one of an even count)."""
+    return values[len(values) // 2]
+
+
 def fraction(bytes_, bandwidth, time_us, launch_us):
     """The share of `bandwidth` that moving `bytes_` in the time past the launch implies."""
     busy = time_us - launch_us
@@ -143,7 +148,6 @@ def main():
     for (op, dtype, size), group in sorted(groups.items()):
         ours = sorted(r["ours_fraction"] for r in group)
         needs = sorted(r["target_fraction"] for r in group if r["target_fraction"] is not None)
-        middle = lambda v: v[len(v) // 2]  # noqa: E731
         need_text = f"{middle(needs):.2f} ({needs[0]:.2f}-{needs[-1]:.2f})" if needs else "–"
         short = sum(1 for r in group if r["target_fraction"] is not None
                     and r["target_fraction"] > r["ours_fraction"])
@@ -152,6 +156,7 @@ def main():
         lines.append(f"| {op} | {dtype} | {size} | {len(group)} | {middle(ours):.2f} "
                      f"({ours[0]:.2f}-{ours[-1]:.2f}) | {need_text} | "
                      f"{short if needs else '–'} | {beyond if needs else '–'} |")
+    summary = list(lines)
     beating = [r for r in rows if r["ours_fraction"] > 1]
     if beating:
         lines += ["", "Faster than the bound (not a gather schedule, or limits measured low): " +
@@ -169,7 +174,7 @@ def main():
                          f"{r['target_fraction']:.2f} |")
     with open(prefix + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines[:6 + len(groups) + 2]))
+    print("\n".join(summary))
     print(f"bounds.py: wrote {prefix}.csv and {prefix}.md", file=sys.stderr)
     plot(groups, prefix + ".png", limits, bandwidth, launch)
 
