@@ -32,6 +32,7 @@ SDDMM at least 2x cuSPARSE (geomean; per case here: half its time).
 """
 
 import csv
+import importlib.util
 import json
 import math
 import os
@@ -180,19 +181,17 @@ def main():
 
 
 def plot(groups, target, limits, bandwidth, launch):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
+    if importlib.util.find_spec("matplotlib") is None:
         print("bounds.py: no matplotlib, no plot", file=sys.stderr)
         return
+    # plot.py's panels (it sets the Agg backend), from beside this script.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from plot import panel_grid, panel_title, save_panels
+
     panels = [g for g in sorted(groups) if g[1] == "f32"]
     if not panels:
         return
-    cols = min(2, len(panels))
-    nrows = math.ceil(len(panels) / cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(6.4 * cols, 4.2 * nrows), squeeze=False)
+    fig, axes = panel_grid(len(panels), 4.2)
     for ax, key in zip(axes.flat, panels):
         op, dtype, size = key
         group = groups[key]
@@ -222,18 +221,13 @@ def plot(groups, target, limits, bandwidth, launch):
         ax.set_ylim(0, max(1.2, min(3.1, max(r["target_fraction"] or 0 for r in group) + 0.1)))
         ax.set_xlabel("sparsity (%)")
         ax.set_ylabel("share of shared-memory bandwidth")
-        name = {"spmm": "SpMM", "sddmm": "SDDMM (A · Bᵀ) ⊙ S"}.get(op, op)
-        ax.set_title(f"{name} {dtype}, {'N' if op == 'spmm' else 'K'} = {size}")
+        ax.set_title(panel_title(op, size, dtype))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7, loc="upper left")
-    for ax in list(axes.flat)[len(panels):]:
-        ax.axis("off")
-    fig.suptitle(f"Gather bound on {limits.get('device', '?')}: shared memory "
-                 f"{bandwidth / 1e12:.1f} TB/s, launch {launch:.2f} µs (1 = the bound)",
-                 fontsize=10)
-    fig.tight_layout()
-    fig.savefig(target, dpi=130)
-    print(f"bounds.py: wrote {target}", file=sys.stderr)
+    save_panels(fig, axes, len(panels),
+                f"Gather bound on {limits.get('device', '?')}: shared memory "
+                f"{bandwidth / 1e12:.1f} TB/s, launch {launch:.2f} µs (1 = the bound)",
+                target, "bounds.py")
 
 
 if __name__ == "__main__":

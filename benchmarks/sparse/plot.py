@@ -18,6 +18,33 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter  # noqa: E402
 
 
+# Shared with bounds.py: a grid of panels, one per (op, size), two across.
+OP_NAMES = {"spmm": "SpMM", "sddmm": "SDDMM (A · Bᵀ) ⊙ S", "sddmm_ab": "SDDMM (A · B) ⊙ S"}
+
+
+def panel_grid(count, height):
+    """A figure of `count` panels, two across, each `height` inches tall."""
+    cols = min(2, count)
+    rows = math.ceil(count / cols)
+    return plt.subplots(rows, cols, figsize=(6.4 * cols, height * rows), squeeze=False)
+
+
+def panel_title(op, size, dtype=""):
+    """'SpMM f32, N = 256': the op, its type if given, and its size."""
+    name = OP_NAMES.get(op, op) + (f" {dtype}" if dtype else "")
+    return f"{name}, {'N' if op == 'spmm' else 'K'} = {size}"
+
+
+def save_panels(fig, axes, used, title, target, tool):
+    """Blanks the panels past `used`, titles the figure and writes it."""
+    for ax in list(axes.flat)[used:]:
+        ax.axis("off")
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(target, dpi=130)
+    print(f"{tool}: wrote {target}", file=sys.stderr)
+
+
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
@@ -42,9 +69,7 @@ def main():
     panels = sorted(times, key=lambda p: (p[0] != "spmm", p[1]))
     if not panels:
         sys.exit("plot.py: no measurements to plot")
-    cols = min(2, len(panels))
-    rows = math.ceil(len(panels) / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(6.4 * cols, 4.4 * rows), squeeze=False)
+    fig, axes = panel_grid(len(panels), 4.4)
 
     # (peer, type) -> label, colour, marker, x offset (the DLMC matrices
     # share a few sparsities: offsets keep the series apart).
@@ -83,21 +108,15 @@ def main():
         ax.yaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("sparsity of the sparse operand (%)")
         ax.set_ylabel("speed-up of ours (their time / ours)")
-        title = {"spmm": "SpMM", "sddmm": "SDDMM (A · Bᵀ) ⊙ S", "sddmm_ab": "SDDMM (A · B) ⊙ S"}
-        ax.set_title(f"{title.get(op, op)}, {'N' if op == 'spmm' else 'K'} = {size}")
+        ax.set_title(panel_title(op, size))
         ax.grid(True, which="both", alpha=0.3)
         if plotted:
             ax.legend(fontsize=7, loc="best")
-    for ax in list(axes.flat)[len(panels):]:
-        ax.axis("off")
-
     meta = data.get("meta", {})
-    fig.suptitle(f"sparse-opt SpMM/SDDMM on {meta.get('device', '?')}, {meta.get('date', '')} "
-                 f"(cuSPARSE {meta.get('cusparse', '?')}, cuBLAS {meta.get('cublas', '?')})",
-                 fontsize=10)
-    fig.tight_layout()
-    fig.savefig(target, dpi=130)
-    print(f"plot.py: wrote {target}", file=sys.stderr)
+    save_panels(fig, axes, len(panels),
+                f"sparse-opt SpMM/SDDMM on {meta.get('device', '?')}, {meta.get('date', '')} "
+                f"(cuSPARSE {meta.get('cusparse', '?')}, cuBLAS {meta.get('cublas', '?')})",
+                target, "plot.py")
 
 
 if __name__ == "__main__":
