@@ -3,7 +3,6 @@
 #include "sparse-opt/Transforms/FusionUtils.h"
 
 #include "sparse-opt/Analysis/OpClassification.h"
-#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -85,22 +84,6 @@ SmallVector<Operation *> sopt::inlineFusion(FusionOp fusion) {
   }
   fusion.erase();
   return moved;
-}
-
-void sopt::annotateGroups(const BackboneGrouping &grouping) {
-  for (const FusionGroup &group : grouping.getGroups()) {
-    for (Operation *op : group.ops) {
-      Builder b(op->getContext());
-      op->setAttr(attr::kGroup, b.getI64IntegerAttr(group.id));
-      op->removeAttr(attr::kBackbone);
-      op->removeAttr(attr::kSubBackbone);
-    }
-    if (group.backbone)
-      group.backbone->setAttr(attr::kBackbone,
-                              UnitAttr::get(group.backbone->getContext()));
-    for (ReduceOp sub : group.subBackbones)
-      sub->setAttr(attr::kSubBackbone, UnitAttr::get(sub->getContext()));
-  }
 }
 
 void sopt::forEachFusion(Operation *root, function_ref<void(FusionOp)> fn) {

@@ -70,7 +70,10 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     forEachFusion(getOperation(), [&](FusionOp f) { worklist.push_back(f); });
     while (!worklist.empty()) {
       FusionOp fusion = worklist.pop_back_val();
-      BackboneGrouping grouping(fusion);
+      FailureOr<BackboneGrouping> marks = BackboneGrouping::fromMarks(fusion);
+      if (failed(marks))
+        return signalPassFailure();
+      const BackboneGrouping &grouping = *marks;
       SmallVector<MappingAttr> mappings;
       for (const FusionGroup &group : grouping.getGroups()) {
         MappingAttr mapping = getRecordedMapping(group);
@@ -83,7 +86,6 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
       }
       ReusePlan plan = planReuse(fusion, grouping, mappings, target);
       if (plan.kernels.size() <= 1) {
-        annotateGroups(grouping);
         for (const FusionGroup &group : grouping.getGroups())
           recordMapping(group, plan.mappings[group.id]);
         recordPlan(fusion, plan);
@@ -97,11 +99,15 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
   SmallVector<FusionOp> split(FusionOp fusion, const BackboneGrouping &grouping,
                               const ReusePlan &plan) {
     Block *block = fusion->getBlock();
+    // Each part keeps its groups' marks, numbered from 0 in the part.
+    Builder b(fusion.getContext());
     DenseMap<Operation *, unsigned> kernelOfGroupOp;
     for (auto [k, ids] : llvm::enumerate(plan.kernels))
-      for (unsigned id : ids)
-        for (Operation *op : grouping.getGroups()[id].ops)
+      for (auto [position, id] : llvm::enumerate(ids))
+        for (Operation *op : grouping.getGroups()[id].ops) {
           kernelOfGroupOp[op] = k;
+          op->setAttr(attr::kGroup, b.getI64IntegerAttr(position));
+        }
     SmallVector<Operation *> moved = inlineFusion(fusion);
     SmallVector<SmallVector<Operation *>> parts(plan.kernels.size());
     for (Operation *op : moved)

@@ -27,9 +27,12 @@ struct PropagateThreadMappingPass
     target.registerElementsPerThread = registerElementsPerThread;
     bool failed = false;
     forEachFusion(getOperation(), [&](FusionOp fusion) {
-      BackboneGrouping grouping(fusion);
-      annotateGroups(grouping);
-      for (const FusionGroup &group : grouping.getGroups()) {
+      FailureOr<BackboneGrouping> grouping = BackboneGrouping::fromMarks(fusion);
+      if (llvm::failed(grouping)) {
+        failed = true;
+        return;
+      }
+      for (const FusionGroup &group : grouping->getGroups()) {
         FailureOr<DenseMap<Operation *, AffineMap>> maps =
             propagateIndexMaps(group);
         if (llvm::failed(maps)) {

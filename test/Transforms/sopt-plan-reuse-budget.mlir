@@ -1,8 +1,8 @@
 // Shared-memory budgets and recorded slots of sopt-plan-reuse (these were
 // bugs once: caches overflowing the block's shared memory, argument slots
 // not recorded, split rows not resident after caching).
-// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
-// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-plan-reuse=shared-memory-per-block=196608 --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
+// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-plan-reuse=shared-memory-per-block=196608 --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
 
 // Shared caches are admitted against what is left of the block's budget.
 // Three f16 rows of 98304 bytes per block (too many elements per thread for

@@ -19,10 +19,6 @@ FusionOp outlineIntoFusion(ArrayRef<Operation *> ops);
 /// Returns the moved ops in order.
 SmallVector<Operation *> inlineFusion(FusionOp fusion);
 
-/// Records `grouping` on the ops of `fusion`: sopt.group, sopt.backbone,
-/// sopt.sub_backbone.
-void annotateGroups(const BackboneGrouping &grouping);
-
 /// Calls `fn` on every sopt.fusion nested in `root`, in pre-order.
 void forEachFusion(Operation *root, function_ref<void(FusionOp)> fn);
 

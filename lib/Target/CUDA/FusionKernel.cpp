@@ -279,7 +279,10 @@ FailureOr<std::string> sopt::cuda::emitSparseEpilogue(FusionOp fusion,
                                                       unsigned accumulatorInput,
                                                       StringRef name,
                                                       llvm::raw_ostream &os) {
-  BackboneGrouping grouping(fusion);
+  FailureOr<BackboneGrouping> marks = BackboneGrouping::fromMarks(fusion);
+  if (failed(marks))
+    return failure();
+  const BackboneGrouping &grouping = *marks;
   if (grouping.getGroups().size() != 1 || grouping.getGroups().front().hasBackbone())
     return fusion.emitOpError("is marked as a sparse product's epilogue but is not "
                               "one elementwise group");
@@ -295,7 +298,10 @@ FailureOr<std::string> sopt::cuda::emitSparseEpilogue(FusionOp fusion,
 FailureOr<KernelLaunch> sopt::cuda::emitFusionKernel(FusionOp fusion,
                                                      StringRef name,
                                                      llvm::raw_ostream &os) {
-  BackboneGrouping grouping(fusion);
+  FailureOr<BackboneGrouping> marks = BackboneGrouping::fromMarks(fusion);
+  if (failed(marks))
+    return failure();
+  const BackboneGrouping &grouping = *marks;
   if (grouping.getGroups().empty())
     return fusion.emitOpError("computes nothing the CUDA emitter can place in a kernel");
   raw_indented_ostream out(os);
