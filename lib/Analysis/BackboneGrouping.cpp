@@ -191,6 +191,7 @@ FailureOr<BackboneGrouping> BackboneGrouping::fromMarks(FusionOp fusion,
     return failure();
   };
   BackboneGrouping grouping;
+  size_t regionOps = fusion.getBodyBlock().getOperations().size();
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     if (isa<ConstantOp>(op))
       continue;
@@ -198,7 +199,7 @@ FailureOr<BackboneGrouping> BackboneGrouping::fromMarks(FusionOp fusion,
     if (!id)
       return fail(&op, "has no sopt.group; run sopt-group-backbones first");
     uint64_t index = id.getValue().getZExtValue();
-    if (index >= fusion.getBodyBlock().getOperations().size())
+    if (index >= regionOps)
       return fail(&op, "has a sopt.group beyond the region's ops");
     if (grouping.groups.size() <= index)
       grouping.groups.resize(index + 1);
