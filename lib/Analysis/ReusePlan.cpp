@@ -241,6 +241,10 @@ private:
         stored.insert(value);
       } else {
         plan.cached[value] = MemoryLevel::Global; // re-read from its source
+        llvm::SmallPtrSet<Operation *, 16> recomputed;
+        if (grouping.getGroups().size() == 1 && !plan.cutAfterPhase &&
+            recomputedOps(value, recomputed, kMaxRecomputedOps) > kMaxRecomputedOps)
+          plan.cutAfterPhase = first;
       }
     }
   }

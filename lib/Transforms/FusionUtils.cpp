@@ -3,6 +3,8 @@
 #include "sparse-opt/Transforms/FusionUtils.h"
 
 #include "sparse-opt/Analysis/OpClassification.h"
+#include "sparse-opt/Analysis/ThreadMapping.h"
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -84,6 +86,27 @@ SmallVector<Operation *> sopt::inlineFusion(FusionOp fusion) {
   }
   fusion.erase();
   return moved;
+}
+
+LogicalResult sopt::mapGroups(const BackboneGrouping &grouping,
+                              const GpuTarget &target) {
+  bool failed = false;
+  for (const FusionGroup &group : grouping.getGroups()) {
+    FailureOr<DenseMap<Operation *, AffineMap>> maps = propagateIndexMaps(group);
+    if (llvm::failed(maps)) {
+      failed = true;
+      continue;
+    }
+    for (Operation *op : group.ops) {
+      op->setAttr(attr::kIndexMap, AffineMapAttr::get((*maps)[op]));
+      op->removeAttr(attr::kMapping);
+    }
+    ReduceOp backbone = group.backbone;
+    Operation *anchor = backbone ? backbone.getOperation() : group.ops.back();
+    anchor->setAttr(attr::kMapping,
+                    chooseMapping(group, target, anchor->getContext()));
+  }
+  return failure(failed);
 }
 
 void sopt::forEachFusion(Operation *root, function_ref<void(FusionOp)> fn) {

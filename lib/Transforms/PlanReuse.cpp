@@ -8,6 +8,7 @@
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "sopt-plan-reuse"
 
@@ -85,6 +86,13 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
         mappings.push_back(mapping);
       }
       ReusePlan plan = planReuse(fusion, grouping, mappings, target);
+      if (plan.cutAfterPhase) {
+        FailureOr<SmallVector<FusionOp>> parts = cut(fusion, *plan.cutAfterPhase);
+        if (failed(parts))
+          return signalPassFailure();
+        worklist.append(*parts);
+        continue;
+      }
       if (plan.kernels.size() <= 1) {
         for (const FusionGroup &group : grouping.getGroups())
           recordMapping(group, plan.mappings[group.id]);
@@ -98,7 +106,6 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
 
   SmallVector<FusionOp> split(FusionOp fusion, const BackboneGrouping &grouping,
                               const ReusePlan &plan) {
-    Block *block = fusion->getBlock();
     // Each part keeps its groups' marks, numbered from 0 in the part.
     Builder b(fusion.getContext());
     DenseMap<Operation *, unsigned> kernelOfGroupOp;
@@ -108,10 +115,46 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
           kernelOfGroupOp[op] = k;
           op->setAttr(attr::kGroup, b.getI64IntegerAttr(position));
         }
+    return outlineParts(fusion, kernelOfGroupOp, plan.kernels.size());
+  }
+
+  /// Moves the work of `fusion` (one group) after phase `last` into a
+  /// region of its own; both regions are grouped and mapped afresh.
+  FailureOr<SmallVector<FusionOp>> cut(FusionOp fusion, int64_t last) {
+    DenseMap<Value, int64_t> phase;
+    DenseMap<Operation *, unsigned> part;
+    for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+      if (isa<ConstantOp>(op))
+        continue;
+      int64_t p = 0;
+      for (Value operand : op.getOperands())
+        p = std::max(p, phase.lookup(operand));
+      for (Value result : op.getResults())
+        phase[result] = isa<ReduceOp>(op) ? p + 1 : p;
+      part[&op] = phase[op.getResult(0)] <= last ? 0 : 1;
+    }
+    SmallVector<FusionOp> result = outlineParts(fusion, part, 2);
+    for (FusionOp f : result) {
+      BackboneGrouping grouping(f);
+      grouping.mark();
+      if (failed(mapGroups(grouping, target)))
+        return failure();
+    }
+    LLVM_DEBUG(llvm::dbgs() << "cut after phase " << last << ": "
+                            << result.size() << " regions\n");
+    return result;
+  }
+
+  /// Replaces `fusion` by one region per part (`partOf` numbers the ops of
+  /// its body; splat constants follow their users).
+  SmallVector<FusionOp> outlineParts(FusionOp fusion,
+                                     const DenseMap<Operation *, unsigned> &partOf,
+                                     unsigned numParts) {
+    Block *block = fusion->getBlock();
     SmallVector<Operation *> moved = inlineFusion(fusion);
-    SmallVector<SmallVector<Operation *>> parts(plan.kernels.size());
+    SmallVector<SmallVector<Operation *>> parts(numParts);
     for (Operation *op : moved)
-      if (auto it = kernelOfGroupOp.find(op); it != kernelOfGroupOp.end())
+      if (auto it = partOf.find(op); it != partOf.end())
         parts[it->second].push_back(op);
     SmallVector<FusionOp> result;
     for (ArrayRef<Operation *> part : parts)

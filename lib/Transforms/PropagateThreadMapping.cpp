@@ -28,26 +28,8 @@ struct PropagateThreadMappingPass
     bool failed = false;
     forEachFusion(getOperation(), [&](FusionOp fusion) {
       FailureOr<BackboneGrouping> grouping = BackboneGrouping::fromMarks(fusion);
-      if (llvm::failed(grouping)) {
+      if (llvm::failed(grouping) || llvm::failed(mapGroups(*grouping, target)))
         failed = true;
-        return;
-      }
-      for (const FusionGroup &group : grouping->getGroups()) {
-        FailureOr<DenseMap<Operation *, AffineMap>> maps =
-            propagateIndexMaps(group);
-        if (llvm::failed(maps)) {
-          failed = true;
-          continue;
-        }
-        for (Operation *op : group.ops) {
-          op->setAttr(attr::kIndexMap, AffineMapAttr::get((*maps)[op]));
-          op->removeAttr(attr::kMapping);
-        }
-        ReduceOp backbone = group.backbone;
-        Operation *anchor = backbone ? backbone.getOperation() : group.ops.back();
-        anchor->setAttr(attr::kMapping,
-                        chooseMapping(group, target, &getContext()));
-      }
     });
     if (failed)
       signalPassFailure();

@@ -5,6 +5,7 @@
 
 #include "sparse-opt/Analysis/BackboneGrouping.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Target/GpuTarget.h"
 
 namespace mlir::sopt {
 
@@ -18,6 +19,11 @@ FusionOp outlineIntoFusion(ArrayRef<Operation *> ops);
 /// The inverse: moves the body of `fusion` in front of it and erases it.
 /// Returns the moved ops in order.
 SmallVector<Operation *> inlineFusion(FusionOp fusion);
+
+/// Gives every group of `grouping` its thread mapping on `target` and every
+/// op its sopt.index_map (what sopt-propagate-mapping does for a region).
+/// Fails, with a diagnostic on the op, where indices cannot be propagated.
+LogicalResult mapGroups(const BackboneGrouping &grouping, const GpuTarget &target);
 
 /// Calls `fn` on every sopt.fusion nested in `root`, in pre-order.
 void forEachFusion(Operation *root, function_ref<void(FusionOp)> fn);

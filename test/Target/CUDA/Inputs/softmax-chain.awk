@@ -1,7 +1,9 @@
-# Writes a function applying `n` softmaxes in a row over a 64x128 tensor
-# (awk -v n=N -f softmax-chain.awk).
+# Writes a function applying `n` softmaxes in a row over a tensor of `shape`
+# (awk -v n=N [-v shape=RxC] -f softmax-chain.awk; 64x128 by default).
 BEGIN {
-  t = "tensor<64x128xf32>"
+  if (shape == "")
+    shape = "64x128"
+  t = "tensor<" shape "xf32>"
   print "func.func @chain(%s0: " t ") -> " t " {"
   for (i = 1; i <= n; i++)
     print "  %s" i " = sopt.softmax %s" i - 1 " dim = 1 : " t
