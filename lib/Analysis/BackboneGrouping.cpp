@@ -217,6 +217,9 @@ FailureOr<BackboneGrouping> BackboneGrouping::fromMarks(FusionOp fusion,
       if (!reduce || !group.backbone)
         return fail(&op, "is marked sopt.sub_backbone but is not a later "
                          "reduce of a group with a backbone");
+      if (!(spaceOf(reduce) == spaceOf(group.backbone)))
+        return fail(&op, "is marked sopt.sub_backbone but reduces another "
+                         "iteration space than its group's backbone");
       group.subBackbones.push_back(reduce);
     } else if (reduce) {
       return fail(&op, "is a reduce without a sopt.backbone or "
