@@ -49,7 +49,8 @@ trap 'rm -rf "$build"' EXIT
 start=$(date +%s)
 flags=(-O3 -std=c++17 -arch=sm_90a -I"$root/include" ${NVCC_FLAGS:-})
 pids=()
-for unit in RowOrder SparseIO SparseSchedule; do
+for unit in RowOrder SparseIO SparsityStats SpmmScheduleRules SddmmScheduleRules \
+  ScheduleChecks; do
   "$cxx" -O2 -std=c++17 -I"$root/include" -c "$root/lib/Runtime/$unit.cpp" \
     -o "$build/$unit.o" &
   pids+=($!)

@@ -7,7 +7,7 @@
 // what is measured and how; `sparse_bench --help` for the options.
 //
 // Build (prepare.sh does this): the host runtime sources
-// lib/Runtime/{SparseIO,RowOrder,SparseSchedule}.cpp, and this file with
+// lib/Runtime/*.cpp but CsrTranspose.cpp, and this file with
 //   nvcc -O3 -std=c++17 -arch=sm_90a -Iinclude ... -lcusparse -lcublas
 // Compiled as is, this file holds everything. To spread the long compile of
 // the kernel instances over several cores, it can also be compiled three
