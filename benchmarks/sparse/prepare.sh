@@ -34,7 +34,7 @@ fi
 
 git=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 # Uncommitted or untracked changes to what goes into the binary.
-if [ -n "$(git -C "$root" status --porcelain -- benchmarks/sparse/sparse_bench.cu \
+if [ -n "$(git -C "$root" status --porcelain -- benchmarks/sparse/sparse_bench.cu benchmarks/sparse/sparse_bench \
   benchmarks/sparse/limits.cu include/sparse-opt/Runtime lib/Runtime 2>/dev/null)" ]; then
   git="$git+changes"
 fi
