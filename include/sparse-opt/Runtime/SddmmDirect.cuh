@@ -10,7 +10,7 @@
 // and each entry of S in the block adds them in warp order. No barrier
 // inside the loop: the staged kernel's chain of copy, barrier and fragment
 // loads per chunk set its pace, and eight stages in flight instead of four
-// changed nothing (docs/benchmarks/sweeps).
+// changed nothing (benchmarks/results/sweeps).
 //
 // Faster than the staged 32 x 32 blocks, and than 64 x 64 blocks with k
 // split in two, on the small f32 products the rules give it. Each warp keeps
