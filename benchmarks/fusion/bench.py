@@ -300,8 +300,9 @@ COPY_GRANULE = 1 << 16
 
 def bench_copy(case, calls, args):
     """Reads + writes case.bytes, rounded up to 64 KiB copied: a memcpy node
-    in a CUDA graph ran ~20% slower on H100 when its size was a multiple of
-    2 KiB but not of 4 KiB. TB/s counts the bytes actually moved."""
+    in a CUDA graph is slower at sizes that are a multiple of 2 KiB but not
+    of 4 KiB (benchmarks/fusion/README.md). TB/s counts the bytes actually
+    moved."""
     size = -(-case.bytes // 2 // COPY_GRANULE) * COPY_GRANULE
     src = torch.empty(size, dtype=torch.uint8, device="cuda")
     dst = torch.empty_like(src)

@@ -12,7 +12,7 @@
 // Uniform random patterns, CUDA-event medians of 15 samples of 5 launches.
 // Prints one line per case and the ratios; checks that the three results
 // agree. Build: nvcc -std=c++17 -O3 -arch=sm_90a -Iinclude
-//   lib/Runtime/{RowOrder,SparseIO,SparseSchedule}.cpp
+//   the sources of lib/Runtime but CsrTranspose.cpp
 //   benchmarks/sparse/dense_sparse_bench.cu -lcusparse
 
 #include "sparse-opt/Runtime/RowOrder.h"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Refits the SpMM heuristic's constants (lib/Runtime/SparseSchedule.cpp,
+"""Refits the SpMM heuristic's constants (lib/Runtime/SpmmScheduleRules.cpp,
 `SpmmFit`) on a schedule sweep of sparse_bench.
 
     benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz]... [--matrices] DIR... [--top K]
 
 Each SWEEP is the sparse_explore.csv of `run.sh ... --ops=spmm --explore-all`
-(docs/benchmarks/sweeps/spmm-split-sweep.csv.xz: the DLMC matrices,
+(benchmarks/results/sweeps/spmm-split-sweep.csv.xz: the DLMC matrices,
 spmm-suitesparse-sweep.csv.xz: the SuiteSparse ones); each --matrices DIR
 holds swept .smtx/.mtx files under the names the CSVs give
 (../shared/data/dlmc, and the folder holding matrix-market/). For each
@@ -20,7 +20,7 @@ together (test/Transforms/sopt-schedule-sparse.mlir checks the C++).
 
 With --blocks it instead fits when f32 products take dense tensor-core
 blocks (`prefersSpmmDenseBlocks`, `kSpmmLargeBlocks`) on a sweep that timed
-them (docs/benchmarks/sweeps/spmm-blocks-sweep.csv.xz): the row tiles are
+them (benchmarks/results/sweeps/spmm-blocks-sweep.csv.xz): the row tiles are
 the ones the current SpmmFit constants choose, and each threshold set is
 scored the same way.
 """

@@ -61,8 +61,8 @@ __device__ __forceinline__ void mix(uint4 &acc, uint4 x) {
 
 // Shared-memory loads that neither NVVM nor ptxas may hoist out of a loop
 // or merge (the same addresses every loop): volatile asm alone leaves ptxas
-// free to drop repeated plain loads, and on the H100 the count came out
-// four times what the hardware can read.
+// free to drop repeated plain loads, and the count then comes out four
+// times what the hardware can read.
 __device__ __forceinline__ void sharedLoad(unsigned address, unsigned &x) {
   asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(x) : "r"(address));
 }

@@ -34,7 +34,7 @@ fi
 
 git=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 # Uncommitted or untracked changes to what goes into the binary.
-if [ -n "$(git -C "$root" status --porcelain -- benchmarks/sparse/sparse_bench.cu \
+if [ -n "$(git -C "$root" status --porcelain -- benchmarks/sparse/sparse_bench.cu benchmarks/sparse/sparse_bench \
   benchmarks/sparse/limits.cu include/sparse-opt/Runtime lib/Runtime 2>/dev/null)" ]; then
   git="$git+changes"
 fi
@@ -49,9 +49,13 @@ trap 'rm -rf "$build"' EXIT
 start=$(date +%s)
 flags=(-O3 -std=c++17 -arch=sm_90a -I"$root/include" ${NVCC_FLAGS:-})
 pids=()
-for unit in RowOrder SparseIO SparseSchedule; do
+# Every source of the host runtime but the CSR transpose, which the benchmark
+# does not call (found by name, so that moving them into folders needs no edit).
+units=$(cd "$root/lib/Runtime" && find . -name '*.cpp' ! -name CsrTranspose.cpp |
+  sed 's|^\./||; s|\.cpp$||' | sort)
+for unit in $units; do
   "$cxx" -O2 -std=c++17 -I"$root/include" -c "$root/lib/Runtime/$unit.cpp" \
-    -o "$build/$unit.o" &
+    -o "$build/${unit//\//_}.o" &
   pids+=($!)
 done
 "$nvcc" "${flags[@]}" "$root/benchmarks/sparse/limits.cu" -o "$dest/limits" &

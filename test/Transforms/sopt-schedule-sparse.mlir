@@ -6,7 +6,7 @@
 // RUN: sparse-opt %s -split-input-file --sopt-pipeline | FileCheck %s --check-prefix=PIPE
 
 // The expected schedules are what sopt::chooseSpmmSchedule and
-// sopt::chooseSddmmSchedule (lib/Runtime/SparseSchedule.cpp) return; the
+// sopt::chooseSddmmSchedule (lib/Runtime/Sp{mm,ddmm}ScheduleRules.cpp) return; the
 // derivations below follow that code. Busy threads = 132 * 1024 = 135168.
 //
 // SpMM, with the constants of f32 and wider elements (f16/bf16 in
@@ -406,7 +406,7 @@ func.func @dense_times_pattern(%x: tensor<4x8xf32>,
 
 // -----
 
-// Dense tensor-core blocks for SpMM (lib/Runtime/SparseSchedule.cpp): a
+// Dense tensor-core blocks for SpMM (lib/Runtime/SpmmScheduleRules.cpp): a
 // known pattern of density >= 25 %, or in f32 >= 15 % with a longest row
 // twice the mean, and at least 2^24 products of the dense shape (m * k *
 // n); blocks of 64 x 64 while they number at least 96, else 32 x 32.

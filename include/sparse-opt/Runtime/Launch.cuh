@@ -10,14 +10,11 @@
 // and only the gap between kernels shrinks: the next grid is set up while
 // the last blocks of the one before drain.
 //
-// Measured on an H100 (CUDA graphs of 24 launches, the benchmark's way of
-// timing): an empty kernel 0.92 -> 0.62 us a launch, and 0.06-0.28 us off
-// a warp-per-nonzero SDDMM of 2-37 us, with or without the kernel before
-// letting it start early; waiting only after the pattern's loads (unsafe
-// where a kernel before wrote the pattern) was no faster beyond 2 us. Over
-// the DLMC benchmark 0.27-0.32 us a call on average (docs/benchmarks/
-// sweeps). The wait returns at once in a kernel launched without the
-// attribute, and compiles to nothing for targets below sm_90.
+// The kernels wait at their first instruction, not after their first
+// loads: a kernel before may have written the pattern, and waiting later
+// bought nothing measurable (docs/benchmarks/sparse.md, launch overhead).
+// The wait returns at once in a kernel launched without the attribute, and
+// compiles to nothing for targets below sm_90.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,7 +76,7 @@ inline cudaError_t dependentLaunchOn(bool *on) {
 
 /// Whether `kernel` as the current device runs it was compiled with its
 /// wait: from PTX of sm_90 or newer. (A binary built for sm_80 alone runs
-/// on an H100 from PTX without one, where a dependent launch would race
+/// on an sm_90 device from PTX without one, where a dependent launch would race
 /// with the kernel before it; which code a device runs can differ between
 /// devices.) Cached per device and kernel: the attributes cost a driver
 /// call.

@@ -5,8 +5,7 @@
 // when its rows hold no entry there. On a banded pattern most blocks are
 // such: a sliding-window attention mask of 16 k tokens and a window of 257
 // fills 1274 of 65536 blocks of 64 x 64, and launching and retiring the
-// empty ones cost the H100 more than the products of the full ones (438 us
-// against 216 us in tiles of nonzeros, f16, k = 256). Given the list of
+// empty ones costs more than the products of the full ones. Given the list of
 // occupied blocks (sopt_csr_occupied_blocks, once per pattern), the grid is
 // that list instead: thread block i computes output block list[i], and
 // reads its rows' column windows from a table of the listed blocks'

@@ -10,23 +10,21 @@
 // and each entry of S in the block adds them in warp order. No barrier
 // inside the loop: the staged kernel's chain of copy, barrier and fragment
 // loads per chunk set its pace, and eight stages in flight instead of four
-// changed nothing (docs/benchmarks/sweeps).
+// changed nothing (benchmarks/results/sweeps).
 //
-// On the H100 (2026-11-25, random 512 x 512 patterns of 10-50 %, same
-// process): 1.12-1.13x the staged 32 x 32 blocks at k = 256 and 1.11-1.15x
-// the 64 x 64 blocks with k split in two at k = 1024. Each warp keeps its
-// chunks' products in the mma accumulators (folding each chunk in rounded
-// f32, as the staged kernel does, does not fit two blocks per SM): the
-// error is 1.0-1.7e-7 of the terms' magnitudes against 3-5e-8 there.
+// Faster than the staged 32 x 32 blocks, and than 64 x 64 blocks with k
+// split in two, on the small f32 products the rules give it. Each warp keeps
+// its chunks' products in the mma accumulators (folding each chunk in
+// rounded f32, as the staged kernel does, does not fit two blocks per SM):
+// the error is about 1.0-1.7e-7 of the terms' magnitudes against 3-5e-8
+// there.
 //
 // Without a list of occupied blocks, where the pairs of tiles make one
 // wave over three quarters of the SMs or more (launchSddmmDirect), a
 // thread block of 16 warps takes two tiles stacked in one column: its two
 // halves load the same fragments of B at the same time, which one SM's L1
-// can then serve once (H100, 2026-11-27, the 22 DLMC 512 x 512 patterns,
-// same process, outputs bit for bit the same: 1.04-1.10x at k = 256 and
-// 1.03-1.09x at k = 1024 together with the prepared entries below; two
-// tiles side by side, sharing A, gained nothing). Each warp also loads the
+// can then serve once (outputs bit for bit the same; two tiles side by
+// side, sharing A, gained nothing). Each warp also loads the
 // windows, columns and values of the rows it writes before its fragments,
 // so the products wait on one round trip to memory instead of two after
 // them.
@@ -256,10 +254,9 @@ cudaError_t launchSddmmDirect(const CsrMatrix<float> &s, const float *lhs, const
   // Without a list of occupied blocks, where the pairs of tiles make one
   // wave filling three quarters of the SMs or more, a thread block takes
   // two tiles stacked in one column (this file's comment). Elsewhere one
-  // tile a block, two blocks an SM, ran faster on the H100 (2026-11-27):
-  // 0.92-0.94x paired on 270 x 500 (80 pairs: the 144 tiles then all run
-  // at once), 0.89-0.94x on 1601 x 515 (442 pairs, several waves), where
-  // 512 x 512 (128 pairs) gained 1.04-1.10x and 33 x 4200 (132) 1.07-1.21x.
+  // tile a block, two blocks an SM, runs faster: with fewer pairs than SMs
+  // every tile runs at once anyway, and several waves of pairs leave a
+  // ragged last wave.
   int multiprocessors = 0;
   if (!occupied.given())
     if (cudaError_t status = currentMultiprocessors(&multiprocessors); status != cudaSuccess)

@@ -10,23 +10,18 @@
 // warp's 32 entries reach across all of B, and with B larger than L1
 // (512 columns of 256 floats: 512 KB) most rows come from L2 again.
 //
-// On the H100 (2026-11-27, f32, DLMC patterns of 5-10 % density whose
-// tiles number 12 or more per SM, same process, outputs bit for bit those
-// of the tiles in S's order with the same lanes per output): 1.10-1.19x the
-// chosen tiles at k = 1024 and 1.02-1.16x at k = 256; the same blocks in
-// S's order ran 0.89-0.97x, so the panels, not the blocks, make the
-// difference. Patterns of fewer tiles lose (0.34-0.91x): a warp's 32
-// outputs then run one after another where the tiles of 1-4 nonzeros the
-// rule gives them run side by side.
+// Outputs are bit for bit those of the tiles in S's order with the same
+// lanes per output; the panel order, not the one-block-per-SM grid, makes
+// the difference. It pays from about 12 tiles per SM (SddmmScheduleRules.cpp):
+// with fewer, a warp's 32 outputs run one after another where the tiles of
+// 1-4 nonzeros the rule gives them run side by side.
 //
 // Where a block has 16 tiles or fewer (the DLMC 2048 x 512 and 512 x 2048
 // patterns at 95 %), f32 blocks launch only as many warps as tiles under a
 // 512-thread bound instead of 1024: ptxas holds the 16-lane tiles of k =
 // 256 to 64 registers under the larger bound and gives them 72 under the
-// smaller. On the H100 (2026-11-27, old and new binaries twice each in one
-// device call) those six patterns ran 1.00-1.04x faster at k = 256, every
-// other case the same within noise; loading the rows of B of two or four
-// outputs ahead of their products added nothing in a prototype.
+// smaller, which spills less; loading the rows of B of two or four outputs
+// ahead of their products added nothing in a prototype.
 //
 // Requirements (checked by launchSddmmPanels) as for launchSddmm, and the
 // order and entry rows prepared for this pattern.

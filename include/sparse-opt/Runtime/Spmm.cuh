@@ -35,19 +35,17 @@
 // pattern by sopt_csr_row_segments): each segment takes a slot of its own
 // ahead of the other rows and stores its sums in a workspace, and
 // spmmSegmentSumKernel then adds a row's segments in order and stores the
-// row through the epilogue. One tile group walking a hub row had set the
-// whole kernel's time: R-MAT graphs of 4-64 k vertices ran 0.1-0.4x
-// cuSPARSE without segments and about 1x with them (H100, 2026-11-25).
+// row through the epilogue. Without segments, one tile group walking a
+// graph's hub row of thousands of entries sets the whole kernel's time.
 //
 // With `TransposeC`, C is stored column-major (Cᵀ row-major, element (row,
 // column) at `c[column * m + row]`): a dense x sparse product X · S runs as
 // (Sᵀ · Xᵀ)ᵀ this way, its result Y = Cᵀ written without a separate
 // transpose. Each lane then stores its VectorWidth elements one by one, at
-// a stride of m elements: on an H100 this pays for vector width 1 (about
-// 1.05x against a row-major store and a tiled transpose) and loses from
-// width 2 up (down to 0.66x), so the compiler uses it for width 1 only
-// (benchmarks/sparse/dense_sparse_bench.cu). The epilogue always gets C's
-// (row, column); SwapIndices adapts one written for Cᵀ.
+// a stride of m elements: that beats a row-major store plus a tiled
+// transpose for vector width 1 only, so the compiler uses it there alone
+// (measured by benchmarks/sparse/dense_sparse_bench.cu). The epilogue
+// always gets C's (row, column); SwapIndices adapts one written for Cᵀ.
 //
 // Requirements (checked by launchSpmm): n is a multiple of VectorWidth,
 // k * n fits in int32, the arrays are aligned to their vector width (as
@@ -127,8 +125,8 @@ __device__ __forceinline__ void storeOutputVector(T *__restrict__ c, int32_t n, 
 } // namespace detail
 
 /// The row-tile kernel; `Segmented`: with the long rows' segments (a
-/// separate instance: the segments' code cost the plain kernel registers,
-/// and 0.6-0.9x on 16-bit DLMC products on the H100).
+/// separate instance: the segments' code costs the plain kernel registers
+/// and speed).
 template <typename T, int ThreadsPerTile, int ColumnsPerThread, int VectorWidth,
           bool TransposeC, bool Segmented, typename Epilogue>
 __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
@@ -148,7 +146,7 @@ __global__ void __launch_bounds__(kMaxSparseThreadsPerBlock)
   // Entries whose loads are in flight together in the batched steps of
   // narrow tiles (1 or 2 columns per lane: 16 or 32 registers of B's
   // values); wider tiles already load several vectors per entry, and
-  // batching them cost occupancy on the H100 (0.7-0.9x).
+  // batching them costs occupancy.
   constexpr int kBatchForWidth = ColumnsPerThread <= 2 ? 16 : 4;
   constexpr int kBatch = kBatchForWidth < kStaged ? kBatchForWidth : kStaged;
   static_assert(kStaged % kBatch == 0, "batches tile the staged entries");

@@ -57,8 +57,8 @@ constexpr int kChunk = 64;
 /// of a chunk.
 template <typename T> constexpr int kStepK = sizeof(T) == 4 ? 8 : 16;
 template <typename T> constexpr int kSteps = kChunk / kStepK<T>;
-/// Chunks in shared memory: the one multiplied and two arriving (four
-/// stages ran no faster on the H100).
+/// Chunks in shared memory: the one multiplied and two arriving (a fourth
+/// stage buys nothing).
 constexpr int kStages = 3;
 /// A warp's piece: 2 x 4 tiles of 16 x 8.
 constexpr int kPiece = 32, kTilesM = 2, kTilesN = 4;
@@ -86,15 +86,13 @@ template <typename T, int BlockRows, int BlockCols> struct Shape {
 };
 
 /// Blocks per SM the register budget is set for: blocks of 32 rows fit two
-/// (128 registers, no spills); blocks of 64 rows would spill and run one
-/// (H100, DLMC patterns: two blocks of 32 rows per SM ran a median 1.13x
-/// (32 x 64) and 1.21x (32 x 32) faster than one).
+/// (128 registers, no spills); blocks of 64 rows would spill and run one.
+/// Two blocks of 32 rows per SM hide each other's waits.
 template <int BlockRows> constexpr int kMinBlocksPerSm = BlockRows == 32 ? 2 : 1;
 
 /// One chunk of both operands, A densified. (Splitting f32 A into its TF32
-/// planes once at the scatter and loading its fragments by ldmatrix ran
-/// 0.85-0.97x as fast on the H100: larger stages, more work after the
-/// multiply.)
+/// planes once at the scatter and loading its fragments by ldmatrix is
+/// slower: larger stages, more work after the multiply.)
 template <typename T, int BlockRows, int BlockCols> struct Stage {
   T a[BlockRows][kAStride<T>];
   T b[kChunk][kBStride<BlockCols>];
@@ -234,9 +232,8 @@ __device__ __forceinline__ void multiplyChunk(const Stage<T, BlockRows, BlockCol
 /// rows l and l + 32 (rows sorted by column: a row's first and last entries
 /// bound it), reduced across the warp: no barrier, and the bounds stay
 /// warp-uniform for the compiler. (Read from shared memory after a barrier
-/// they were not, nor the loop's control: the DLMC patterns' blocks ran
-/// 9-16 % slower on the H100 than walking all of k; this way 2-3 %, the
-/// loads before the first copies.)
+/// they were not, nor the loop's control, and the window cost more than it
+/// saved; this way its cost is the loads before the first copies.)
 template <int BlockRows, typename T>
 __device__ __forceinline__ void windowOfRows(const CsrMatrix<T> &a, int64_t row0,
                                              int32_t &first, int32_t &count) {

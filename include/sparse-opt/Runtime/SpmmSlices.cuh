@@ -11,9 +11,8 @@
 //
 // On sm_90 a whole-slice block's slice arrives by tensor copies (one
 // thread issues a copy per tile of up to 256 rows) where n is a multiple
-// of the slice width: against 16-byte cp.asyncs from every thread, 1.02-
-// 1.06x (f32) and 1.01-1.09x (f16) geomean over the DLMC patterns at
-// n = 256 on two H100s, 0.99-1.03x at n = 1024 (docs/benchmarks/sweeps).
+// of the slice width, which frees every other thread from issuing
+// 16-byte cp.asyncs.
 //
 // The grid is (slices, groups): block (s, g) takes the slots g, g + groups,
 // g + 2 groups ... of the row order (longest rows first with a prepared
@@ -28,17 +27,14 @@
 // row of six to ten mean rows otherwise finished its block last.
 //
 // A k too long for the whole slice (more than about 840 rows of 64 f32
-// columns on an H100) is staged in chunks of rows: the block's groups then
-// take one row each for all chunks, their sums in registers, the cursor of
-// each row resuming at the first entry past the previous chunk (rows sorted
-// by column), and the slice is copied once per chunk and batch of rows.
+// columns in 227 KB of shared memory) is staged in chunks of rows: the
+// block's groups then take one row each for all chunks, their sums in
+// registers, the cursor of each row resuming at the first entry past the
+// previous chunk (rows sorted by column), and the slice is copied once per
+// chunk and batch of rows.
 //
-// Measured on an H100 (DLMC patterns of 512 columns at 80-98 %, f32): 1.08-
-// 1.71x faster than the row tiles at n = 1024, 0.91-1.58x at n = 256 (the
-// rule in SparseSchedule.cpp, the sweep in docs/benchmarks/sweeps). Sharing
-// the first row: 1.04-1.22x on the magnitude-pruned 2048 x 512 decoder
-// patterns at 90-98 %, 1.1-2.4x on patterns with a few full rows, 0.96-
-// 1.0x on the small kernels where no block shares (2026-11-26, sweeps).
+// When the slices beat the row tiles is SpmmScheduleRules.cpp's rule
+// (prefersSpmmStagedSlices); the results are in docs/benchmarks/sparse.md.
 //
 // Requirements (checked by launchSpmmSlices): n a multiple of VectorWidth,
 // k * n within int32, B and C aligned to their vectors (cudaMalloc'd
@@ -135,8 +131,8 @@ __device__ __forceinline__ void sumStagedEntries(const T *columnsOfSlice,
 }
 
 /// The kernel for a k longer than one slice in shared memory (a kernel of
-/// its own: as a branch of the whole-slice kernel it slowed that kernel to
-/// 0.78-1.0x on the H100): B's slice comes `chunkRows` rows at a time. The
+/// its own: as a branch of the whole-slice kernel it slowed that kernel):
+/// B's slice comes `chunkRows` rows at a time. The
 /// block's groups take one row each (the slots g, g + groups, ... as in the
 /// whole-slice path), walk
 /// every chunk with their sums in registers, and only then move on, so the
@@ -225,14 +221,13 @@ constexpr size_t spmmSliceStagingBytes(int threads) {
 /// The whole-slice kernel. A block's first slot holds the longest of its
 /// rows (rows longest first). With `shareLongHead`, when that row is longer
 /// than twice its second slot's row plus a round of staged entries (and
-/// than two rounds: shorter ones lost to the barriers on the H100), every
+/// than two rounds: shorter ones lose to the barriers), every
 /// tile group of the block sums an even share of it, the shares meet in
 /// shared memory (added in group order, after a barrier) and the first
 /// group stores the row; the groups then go on with their slots. A
 /// magnitude-pruned row several times the mean otherwise kept one group of
-/// one block busy after the others (ncu: the slowest SM 1.4-1.5x the
-/// average on such DLMC patterns, the even ones within 2 %); where the
-/// next rows are nearly as long, sharing the first only added its barriers.
+/// one block busy after the others; where the next rows are nearly as
+/// long, sharing the first only adds its barriers.
 template <typename T, int SliceColumns, int VectorWidth, bool TransposeC, typename Epilogue>
 __global__ void __launch_bounds__(kMaxStagedSliceThreads)
     spmmSlicesKernel(CsrMatrix<T> a, const T *__restrict__ b, int32_t n, T *__restrict__ c,
@@ -475,7 +470,7 @@ cudaError_t launchSpmmSlices(const CsrMatrix<T> &a, const T *b, int64_t n, T *c,
   // a multiple of 8 rows so that every tile starts 128-byte aligned; the
   // last tile's rows past k land as zeros in rows the slice reserves. Only
   // where every slice is whole: a slice cut by n (and rows of B that are
-  // not 128-byte multiples) ran 0.68-0.92x on the H100.
+  // not 128-byte multiples) copies slower than cp.async.
   const bool tensorCopies = options.tensorCopies && major >= 9 && n % SliceColumns == 0 &&
                             a.cols > 0 && reinterpret_cast<uintptr_t>(b) % 16 == 0;
   CUtensorMap sliceTiles{};

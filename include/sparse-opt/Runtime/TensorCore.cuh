@@ -75,14 +75,13 @@ __device__ __forceinline__ void mmaTf32(float (&c)[4], const uint32_t (&a)[4],
 /// what that rounding lost (`small`, exact in f32; the mma reads its top 19
 /// bits): big + small carries about 21 of x's 24 significand bits. Integer
 /// rounding instead of cvt.rna.tf32.f32, whose conversions limited the f32
-/// dense-block kernels (H100, same run, DLMC patterns: SDDMM blocks a
-/// median 1.15x faster over 36 cases, SpMM blocks 1.09x over 144). A NaN x
+/// dense-block kernels' issue rate. A NaN x
 /// makes `small` NaN, so it still reaches the sum. An infinite x, or one
 /// within 2^-12 of FLT_MAX, rounds `big` to infinity and `small` to -Inf or
 /// NaN: its products come out NaN where f32 has an infinity or a finite
 /// value. Clamping the rounding below the infinities (two integer minimums)
-/// cost 4-9 % on the H100 (dense-block SpMM 0.95x, SDDMM 0.91-0.96x, same
-/// call, 2026-11-27), so these kernels document the NaN instead.
+/// costs the dense-block kernels several percent, so they document the NaN
+/// instead.
 __device__ __forceinline__ void splitTf32(float x, uint32_t &big, uint32_t &small) {
   big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
   small = __float_as_uint(x - __uint_as_float(big));
@@ -127,8 +126,8 @@ __device__ __forceinline__ void addAccumulators(float (&acc)[TilesM][TilesN][4],
 /// c[mi][ni] += a[mi] · b[ni] for a warp's TilesM x TilesN tiles in three
 /// TF32 products each (the two operands' remainders' product dropped); the
 /// small cross terms first, so they are not lost against the large one.
-/// (Issuing each product for all tiles before the next ran no faster on the
-/// H100: ptxas already interleaves the independent tiles.)
+/// (Issuing each product for all tiles before the next is no faster: ptxas
+/// already interleaves the independent tiles.)
 template <int TilesM, int TilesN>
 __device__ __forceinline__ void mmaSplitTf32(float (&c)[TilesM][TilesN][4],
                                              const uint32_t (&aBig)[TilesM][4],

@@ -29,10 +29,8 @@ namespace sopt {
 namespace transpose {
 /// A tile is 64 x 64 elements, moved by a block of 8 warps: each thread
 /// holds 16 of them (rows y + 8i, columns x and x + 32), all loaded before
-/// any is stored. On the H100 (2026-11-25, CUDA-graph medians) that ran
-/// 1.03-1.49x (f32) and 1.11-1.99x (f16) faster than 32 x 32 tiles with 4
-/// elements per thread, on shapes of 256 x 512 to 2048 x 1024 (8 MB in
-/// f32: 5.7 -> 3.8 us); docs/benchmarks/sweeps.
+/// any is stored: more loads in flight per thread than 32 x 32 tiles of 4
+/// elements a thread, which is what a transpose is bound by.
 constexpr int kTile = 64;
 constexpr int kThreads = 256;
 constexpr int kRowsPerThread = kTile / (kThreads / 32), kColsPerThread = kTile / 32;
@@ -51,8 +49,8 @@ __global__ void __launch_bounds__(transpose::kThreads)
   const int64_t tileRow = int64_t(blockIdx.y) * kTile, tileCol = int64_t(blockIdx.x) * kTile;
   const int x = threadIdx.x % 32, y = threadIdx.x / 32;
   // The three passes over a thread's 16 places are written out: one
-  // visitor lambda shared by them ran 2-9 % slower on the H100 (f32, 256 x
-  // 512 .. 2048 x 1024), ptxas ordering the loads and stores differently.
+  // visitor lambda shared by them makes ptxas order the loads and stores
+  // differently, and slower.
   T held[kRowsPerThread][kColsPerThread];
 #pragma unroll
   for (int i = 0; i < kRowsPerThread; ++i)

@@ -10,7 +10,7 @@
 namespace mlir::sopt {
 
 /// What the mapping and reuse decisions depend on. The defaults describe the
-/// H100 SXM we measure on (sm_90a, 132 SMs, 227 KiB of opt-in shared memory
+/// sm_90a GPUs the project targets (132 SMs, 227 KiB of opt-in shared memory
 /// per block, 2048 resident threads per SM).
 struct GpuTarget {
   std::string smArch = "sm_90a";

@@ -34,8 +34,9 @@ def DecomposeComposites : Pass<"sopt-decompose-composites"> {
     ```
 
     Softmax divides once per row and multiplies each element (as the norms
-    take one `rsqrt` per row): on the H100 a division per element held bf16
-    softmax at 0.91-0.92 of copy bandwidth, one per row at 0.98-0.99.
+    take one `rsqrt` per row): a division per element is slow enough to
+    hold a memory-bound bf16 softmax below copy bandwidth
+    ([history](../benchmarks/history.md#evidence-moved-out-of-code-comments)).
 
     `mean` becomes `sum` times a splat of `1/n`; `gelu` becomes its erf or
     tanh formula; `attention` becomes `matmul(softmax(scale·Q·Kᵀ + mask), V)`,
@@ -309,7 +310,7 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     (`tile_nonzeros = 32`), a smaller one tiles of one (f32) or two (16-bit;
     one up to k = 128 where a lane loads more than one vector of k)
     outputs per lane group. With a pattern file, f32 tiles of 32 from 50688
-    nonzeros (12 tiles per SM of an H100) take the entries by column panels
+    nonzeros (12 tiles per SM of a 132-SM GPU) take the entries by column panels
     (`column_panel`: 128 columns where a row of `B` takes 1 KB or less,
     else 64, twice that for patterns of 16 times as many rows as columns;
     twice the lanes per output while a lane keeps 16 elements of `k` (8
