@@ -3,28 +3,32 @@
 #include "sparse-opt/Analysis/FusionClustering.h"
 
 #include "sparse-opt/Analysis/OpClassification.h"
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
 
-FusionClustering::FusionClustering(Block &block) : block(block) {
+FusionClustering::FusionClustering(Block &block) {
+  DenseMap<Operation *, unsigned> index;
   for (Operation &op : block.without_terminator()) {
     index[&op] = nodes.size();
     nodes.push_back(&op);
   }
-  successors.resize(nodes.size());
+  unsigned count = nodes.size();
+  exits.resize(count);
   for (auto [i, op] : llvm::enumerate(nodes)) {
-    llvm::SmallSetVector<unsigned, 4> users;
     for (Operation *user : op->getUsers())
-      if (Operation *top = topLevel(user); top && index.count(top))
-        users.insert(index[top]);
-    successors[i].assign(users.begin(), users.end());
+      if (Operation *top = block.findAncestorOpInBlock(*user))
+        if (auto it = index.find(top); it != index.end())
+          exits[i].push_back(it->second);
+    llvm::sort(exits[i]);
+    exits[i].erase(llvm::unique(exits[i]), exits[i].end());
   }
-  parent.resize(nodes.size());
-  for (unsigned i = 0; i < nodes.size(); ++i)
+  parent.resize(count);
+  for (unsigned i = 0; i < count; ++i)
     parent[i] = i;
+  visitMark.assign(count, 0);
 
   // Block order is a topological order, so each edge is seen once with both
   // ends already placed.
@@ -35,9 +39,9 @@ FusionClustering::FusionClustering(Block &block) : block(block) {
       Operation *producer = operand.getDefiningOp();
       if (!producer || producer->getBlock() != &block || !isFusible(producer))
         continue;
-      unsigned p = index[producer];
-      if (find(p) != find(consumer) && canMerge(p, consumer))
-        parent[find(p)] = find(consumer);
+      unsigned from = find(index[producer]), to = find(consumer);
+      if (from != to && canMerge(from, to, consumer))
+        merge(from, to);
     }
   }
 
@@ -52,46 +56,59 @@ FusionClustering::FusionClustering(Block &block) : block(block) {
   }
 }
 
-Operation *FusionClustering::topLevel(Operation *op) const {
-  return block.findAncestorOpInBlock(*op);
-}
-
 unsigned FusionClustering::find(unsigned node) {
   while (parent[node] != node)
     node = parent[node] = parent[parent[node]];
   return node;
 }
 
-bool FusionClustering::canMerge(unsigned a, unsigned b) {
-  return !reachesThroughOutside(a, b) && !reachesThroughOutside(b, a);
+bool FusionClustering::canMerge(unsigned a, unsigned b, unsigned consumer) {
+  return !reachesThroughOutside(a, b, consumer) &&
+         !reachesThroughOutside(b, a, consumer);
 }
 
-bool FusionClustering::reachesThroughOutside(unsigned from, unsigned to) {
-  unsigned fromRoot = find(from), toRoot = find(to);
-  llvm::BitVector visited(nodes.size());
+bool FusionClustering::reachesThroughOutside(unsigned fromRoot,
+                                             unsigned toRoot, unsigned bound) {
+  ++searchId;
+  visitMark[fromRoot] = searchId;
   SmallVector<unsigned> worklist;
-  // Start at the successors of `from`'s cluster that lie outside both.
-  for (unsigned i = 0; i < nodes.size(); ++i) {
-    if (find(i) != fromRoot)
-      continue;
-    for (unsigned s : successors[i]) {
-      unsigned root = find(s);
-      if (root != fromRoot && root != toRoot && !visited.test(s)) {
-        visited.set(s);
-        worklist.push_back(s);
+  // Whether cluster `root`'s exits reach `to` at once; queues the clusters
+  // they enter, forgetting the exits merged into `root` since recorded.
+  auto expand = [&](unsigned root) {
+    SmallVector<unsigned> &rootExits = exits[root];
+    unsigned kept = 0;
+    bool reached = false;
+    for (unsigned exit : rootExits) {
+      unsigned next = find(exit);
+      if (next == root)
+        continue;
+      rootExits[kept++] = exit;
+      if (exit > bound || visitMark[next] == searchId)
+        continue;
+      // Straight from `from` to `to` is the merge itself, not a detour.
+      if (next == toRoot) {
+        reached |= root != fromRoot;
+        continue;
       }
+      visitMark[next] = searchId;
+      worklist.push_back(next);
     }
-  }
-  while (!worklist.empty()) {
-    unsigned n = worklist.pop_back_val();
-    for (unsigned s : successors[n]) {
-      if (find(s) == toRoot)
-        return true;
-      if (!visited.test(s)) {
-        visited.set(s);
-        worklist.push_back(s);
-      }
-    }
-  }
+    rootExits.truncate(kept);
+    return reached;
+  };
+  if (expand(fromRoot))
+    return true;
+  while (!worklist.empty())
+    if (expand(worklist.pop_back_val()))
+      return true;
   return false;
+}
+
+void FusionClustering::merge(unsigned a, unsigned b) {
+  // The longer exit list stays in place; the shorter is appended to it.
+  if (exits[a].size() < exits[b].size())
+    std::swap(a, b);
+  parent[b] = a;
+  exits[a].append(exits[b].begin(), exits[b].end());
+  exits[b] = {};
 }
