@@ -8,6 +8,7 @@
 #include "StoredEntriesFunctor.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/OperationSupport.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
@@ -49,6 +50,71 @@ constexpr llvm::StringLiteral kCublasSupport = R"cuda(// cuBLAS handles per host
 
 )cuda";
 
+/// The kernels and functors written so far, by the structure of their region:
+/// a fusion region with the same attributes, input and result types and body
+/// (up to value names and locations) as one already written compiles to the
+/// same code, so it reuses that one's name instead of adding a copy. The
+/// emitters read nothing of a region but these.
+class KernelCatalog {
+public:
+  /// The launch of the kernel already written for a region like `fusion`.
+  const cuda::KernelLaunch *find(FusionOp fusion) {
+    for (auto [other, index] : byHash.lookup(hash(fusion)))
+      if (isEquivalent(fusion, other)) {
+        ++uses[index];
+        return &launches[index];
+      }
+    return nullptr;
+  }
+
+  /// Records `launch`, written for `fusion`, whose kernel summary is
+  /// `summaries[summaryLine]`.
+  void add(FusionOp fusion, const cuda::KernelLaunch &launch, size_t summaryLine) {
+    byHash[hash(fusion)].push_back({fusion, (unsigned)launches.size()});
+    launches.push_back(launch);
+    uses.push_back(1);
+    summaryLines.push_back(summaryLine);
+  }
+
+  /// Appends to the summary of each kernel or functor used more than once
+  /// how often it is.
+  void countUses(std::vector<std::string> &summaries) const {
+    for (auto [launch, count, line] : llvm::zip(launches, uses, summaryLines))
+      if (count > 1)
+        summaries[line] += (launch.sparseEpilogue ? " | called by " : " | launched ") +
+                           std::to_string(count) +
+                           (launch.sparseEpilogue ? " launches" : " times");
+  }
+
+private:
+  static llvm::hash_code hash(FusionOp fusion) {
+    llvm::hash_code code = llvm::hash_combine(
+        llvm::hash_combine_range(fusion->getOperandTypes()),
+        llvm::hash_combine_range(fusion->getResultTypes()));
+    fusion->walk([&](Operation *op) {
+      code = llvm::hash_combine(
+          code, OperationEquivalence::computeHash(
+                    op, OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::ignoreHashValue,
+                    OperationEquivalence::IgnoreLocations));
+    });
+    return code;
+  }
+
+  static bool isEquivalent(FusionOp a, FusionOp b) {
+    return a->getAttrDictionary() == b->getAttrDictionary() &&
+           llvm::equal(a->getOperandTypes(), b->getOperandTypes()) &&
+           llvm::equal(a->getResultTypes(), b->getResultTypes()) &&
+           OperationEquivalence::isRegionEquivalentTo(
+               &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
+  }
+
+  DenseMap<llvm::hash_code, SmallVector<std::pair<FusionOp, unsigned>, 1>> byHash;
+  SmallVector<cuda::KernelLaunch> launches;
+  SmallVector<unsigned> uses;
+  SmallVector<size_t> summaryLines;
+};
+
 } // namespace
 
 FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
@@ -59,6 +125,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   std::string kernelsText, hostText;
   llvm::raw_string_ostream kernelsOs(kernelsText), hostOs(hostText);
   DenseMap<Operation *, cuda::KernelLaunch> kernels;
+  KernelCatalog catalog;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
@@ -96,10 +163,14 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
       if (!fusion)
         return WalkResult::advance();
       std::string name = fn.getName().str() + "_kernel" + std::to_string(index++);
+      if (const cuda::KernelLaunch *written = catalog.find(fusion)) {
+        kernels[op] = *written;
+        return WalkResult::skip();
+      }
       auto epilogueInput = fusion->getAttrOfType<IntegerAttr>(attr::kSparseEpilogue);
+      cuda::KernelLaunch launch;
       if (fusion.isOverStoredEntries()) {
         usesSparseKernels = true;
-        cuda::KernelLaunch launch;
         launch.storedEntries = true;
         std::optional<unsigned> product;
         if (epilogueInput) {
@@ -114,36 +185,33 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
           return WalkResult::interrupt();
         launch.name = name;
         launch.summary = *summary;
-        result.kernelSummaries.push_back(*summary);
-        kernels[op] = launch;
-        return WalkResult::skip();
-      }
-      if (auto input = epilogueInput) {
+      } else if (auto input = epilogueInput) {
         name = fn.getName().str() + "_epilogue" + std::to_string(index - 1);
         FailureOr<std::string> summary =
             cuda::emitSparseEpilogue(fusion, input.getInt(), name, kernelsOs);
         if (failed(summary))
           return WalkResult::interrupt();
-        cuda::KernelLaunch launch;
         launch.name = name;
         launch.sparseEpilogue = true;
         launch.accumulatorInput = input.getInt();
         launch.summary = *summary;
-        result.kernelSummaries.push_back(*summary);
-        kernels[op] = launch;
-        return WalkResult::skip();
+      } else {
+        FailureOr<cuda::KernelLaunch> written =
+            cuda::emitFusionKernel(fusion, name, kernelsOs);
+        if (failed(written))
+          return WalkResult::interrupt();
+        launch = *written;
       }
-      FailureOr<cuda::KernelLaunch> launch =
-          cuda::emitFusionKernel(fusion, name, kernelsOs);
-      if (failed(launch))
-        return WalkResult::interrupt();
-      result.kernelSummaries.push_back(launch->summary);
-      kernels[op] = *launch;
+      catalog.add(fusion, launch, result.kernelSummaries.size());
+      result.kernelSummaries.push_back(launch.summary);
+      kernels[op] = launch;
       return WalkResult::skip();
     });
     if (walk.wasInterrupted())
       return failure();
   }
+
+  catalog.countUses(result.kernelSummaries);
 
   std::string headerText;
   llvm::raw_string_ostream headerOs(headerText);
