@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
@@ -155,6 +156,9 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   llvm::raw_string_ostream hostOs(hostText);
   DenseMap<Operation *, cuda::KernelLaunch> kernels;
   KernelCatalog catalog;
+  // Per kind of scheduled sparse product (description and types): its
+  // summary line and how many products are of that kind.
+  llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
@@ -178,13 +182,23 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
         if (spmm && cuda::transposesAtRunTime(spmm))
           usesCusparseTranspose = true;
         if (schedule) {
-          std::string line;
-          llvm::raw_string_ostream os(line);
-          os << fn.getName() << "_" << op->getName().stripDialect() << index++ << ": "
-             << op->getName() << " with the project's kernel, " << schedule;
+          // Products alike (operand and result types, schedule, strategy)
+          // run the same kernel: one line, named after the first, with the
+          // count.
+          std::string description, key;
+          llvm::raw_string_ostream os(description), keyOs(key);
+          os << op->getName() << " with the project's kernel, " << schedule;
           if (spmm && spmm.isDenseTimesSparse())
             os << "; " << cuda::describeSpmm(spmm);
-          result.kernelSummaries.push_back(line);
+          keyOs << description << " : " << op->getOperandTypes() << " -> "
+                << op->getResultTypes();
+          std::string name = (fn.getName() + "_" + op->getName().stripDialect() +
+                              Twine(index++)).str();
+          auto [it, inserted] =
+              productLines.try_emplace(key, result.kernelSummaries.size(), 0);
+          if (inserted)
+            result.kernelSummaries.push_back(name + ": " + description);
+          ++it->second.second;
         }
         return WalkResult::advance();
       }
@@ -244,6 +258,10 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   }
 
   catalog.countUses(result.kernelSummaries);
+  for (const auto &entry : productLines)
+    if (unsigned count = entry.getValue().second; count > 1)
+      result.kernelSummaries[entry.getValue().first] +=
+          " | launched " + std::to_string(count) + " times";
 
   std::string headerText;
   llvm::raw_string_ostream headerOs(headerText);

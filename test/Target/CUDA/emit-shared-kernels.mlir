@@ -1,5 +1,7 @@
 // RUN: sparse-opt %s --emit=cuda -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s < %t.cu
+// RUN: sparse-opt %S/Inputs/repeated-sparse-layers.mlir --emit=cuda -o %t.sparse.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SPARSE-SUMMARY
+// RUN: FileCheck %s --check-prefix=SPARSE < %t.sparse.cu
 
 // Regions of the same structure (same ops, attributes and types, whatever
 // their operands) compile to one kernel, named after the first and launched
@@ -21,6 +23,16 @@
 // CHECK-LABEL: extern "C" cudaError_t other(
 // CHECK: sopt::launchKernel(twice_kernel0,
 // CHECK: sopt::launchKernel(other_kernel1,
+// Sparse products alike share a summary line (and their template
+// instance); equal epilogues one functor.
+// SPARSE-SUMMARY: layers_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}> | launched 2 times
+// SPARSE-SUMMARY-NEXT: layers_epilogue1: epilogue of 1 op(s) fused into the sparse product: relu | called by 2 launches
+// SPARSE-SUMMARY-NEXT: compile time:
+// SPARSE-COUNT-1: struct layers_epilogue{{[0-9]+}} {
+// SPARSE-NOT: struct
+// SPARSE: sopt::launchSpmm<float, {{.*}}arg0_values}{{.*}}layers_epilogue1{
+// SPARSE: sopt::launchSpmm<float, {{.*}}arg1_values}{{.*}}layers_epilogue1{
+
 func.func @twice(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %a = sopt.exp %x : tensor<64x64xf32>
   %b = sopt.relu %a : tensor<64x64xf32>
