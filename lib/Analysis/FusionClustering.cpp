@@ -25,10 +25,15 @@ FusionClustering::FusionClustering(Block &block) {
     llvm::sort(exits[i]);
     exits[i].erase(llvm::unique(exits[i]), exits[i].end());
   }
+  entries.resize(count);
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned user : exits[i])
+      entries[user].push_back(i);
   parent.resize(count);
   for (unsigned i = 0; i < count; ++i)
     parent[i] = i;
-  visitMark.assign(count, 0);
+  forwardMark.assign(count, 0);
+  backwardMark.assign(count, 0);
 
   // Block order is a topological order, so each edge is seen once with both
   // ends already placed.
@@ -67,48 +72,58 @@ bool FusionClustering::canMerge(unsigned a, unsigned b, unsigned consumer) {
          !reachesThroughOutside(b, a, consumer);
 }
 
+bool FusionClustering::expand(Direction &side, unsigned root, unsigned bound) {
+  SmallVector<unsigned> &edges = (*side.edges)[root];
+  unsigned kept = 0;
+  bool reached = false;
+  for (unsigned node : edges) {
+    unsigned next = find(node);
+    if (next == root) // merged into `root` since recorded
+      continue;
+    edges[kept++] = node;
+    if (node > bound || (*side.marks)[next] == searchId)
+      continue;
+    // Straight from the start to the goal is the merge itself, not a detour.
+    if (next == side.goal) {
+      reached |= root != side.start;
+      continue;
+    }
+    (*side.marks)[next] = searchId;
+    side.queue.push_back(next);
+  }
+  edges.truncate(kept);
+  return reached;
+}
+
 bool FusionClustering::reachesThroughOutside(unsigned fromRoot,
                                              unsigned toRoot, unsigned bound) {
   ++searchId;
-  visitMark[fromRoot] = searchId;
-  SmallVector<unsigned> worklist;
-  // Whether cluster `root`'s exits reach `to` at once; queues the clusters
-  // they enter, forgetting the exits merged into `root` since recorded.
-  auto expand = [&](unsigned root) {
-    SmallVector<unsigned> &rootExits = exits[root];
-    unsigned kept = 0;
-    bool reached = false;
-    for (unsigned exit : rootExits) {
-      unsigned next = find(exit);
-      if (next == root)
-        continue;
-      rootExits[kept++] = exit;
-      if (exit > bound || visitMark[next] == searchId)
-        continue;
-      // Straight from `from` to `to` is the merge itself, not a detour.
-      if (next == toRoot) {
-        reached |= root != fromRoot;
-        continue;
-      }
-      visitMark[next] = searchId;
-      worklist.push_back(next);
-    }
-    rootExits.truncate(kept);
-    return reached;
-  };
-  if (expand(fromRoot))
-    return true;
-  while (!worklist.empty())
-    if (expand(worklist.pop_back_val()))
+  // Forward from `from` along exits and backward from `to` along entries, a
+  // cluster at a time, each step on the side whose next cluster has fewer
+  // edges: either search alone decides, so the first to find the other end
+  // or to run out answers (a long chain with a matmul off every op runs out
+  // at once backward, a sequential model forward).
+  Direction forward{&exits, &forwardMark, fromRoot, toRoot, {fromRoot}};
+  Direction backward{&entries, &backwardMark, toRoot, fromRoot, {toRoot}};
+  forwardMark[fromRoot] = backwardMark[toRoot] = searchId;
+  while (!forward.queue.empty() && !backward.queue.empty()) {
+    Direction &side = exits[forward.queue.back()].size() <=
+                              entries[backward.queue.back()].size()
+                          ? forward
+                          : backward;
+    if (expand(side, side.queue.pop_back_val(), bound))
       return true;
+  }
   return false;
 }
 
 void FusionClustering::merge(unsigned a, unsigned b) {
-  // The longer exit list stays in place; the shorter is appended to it.
+  // The longer lists stay in place; the shorter are appended to them.
   if (exits[a].size() < exits[b].size())
     std::swap(a, b);
   parent[b] = a;
   exits[a].append(exits[b].begin(), exits[b].end());
   exits[b] = {};
+  entries[a].append(entries[b].begin(), entries[b].end());
+  entries[b] = {};
 }

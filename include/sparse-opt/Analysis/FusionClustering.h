@@ -9,11 +9,13 @@
 // kernels even where no path of ops does.
 //
 // Cost: clusters are union-find sets that carry the ops their members feed
-// outside them. The cycle check before a merge searches the cluster graph
-// from those exits, and only among ops placed before the consumer being
-// merged: block order is topological and every op after it is still alone,
-// so nothing there leads back. On graphs whose clusters are local (models
-// built from blocks) that makes the whole clustering about linear in the ops.
+// outside them and the ops that feed them. The cycle check before a merge
+// searches the cluster graph forward from one and backward from the other
+// at once, stopping when either search is done, and only among ops placed
+// before the consumer being merged: block order is topological and every op
+// after it is still alone, so nothing there leads back. On graphs whose
+// clusters are local (models built from blocks) that makes the whole
+// clustering about linear in the ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +46,18 @@ private:
   /// nodes up to `bound`.
   bool reachesThroughOutside(unsigned fromRoot, unsigned toRoot,
                              unsigned bound);
+  /// One side of that search: from cluster `start` along `edges` (exits
+  /// forward, entries backward) towards cluster `goal`.
+  struct Direction {
+    SmallVector<SmallVector<unsigned>> *edges;
+    SmallVector<unsigned> *marks;
+    unsigned start, goal;
+    SmallVector<unsigned> queue;
+  };
+  /// Visits the clusters that `root`'s edges lead to, queueing the new ones;
+  /// returns whether one is the goal (other than by a direct edge from the
+  /// start).
+  bool expand(Direction &side, unsigned root, unsigned bound);
   /// Unites the clusters with roots `a` and `b`.
   void merge(unsigned a, unsigned b);
 
@@ -51,12 +65,14 @@ private:
   SmallVector<Operation *> nodes;
   SmallVector<unsigned> parent;
   /// Per cluster root: the users in the block (their ancestors there) of its
-  /// members that lay outside it when they were recorded (a node merged in since is dropped on the next
-  /// search through the cluster).
-  SmallVector<SmallVector<unsigned>> exits;
-  /// The cycle search's visited marks, per cluster root: root r is visited
-  /// when visitMark[r] == searchId, so a search starts without clearing.
-  SmallVector<unsigned> visitMark;
+  /// members that lay outside it when they were recorded, and the ops that
+  /// fed its members from outside (a node merged in since is dropped on the
+  /// next search through the cluster).
+  SmallVector<SmallVector<unsigned>> exits, entries;
+  /// The cycle search's visited marks, per cluster root and direction: root
+  /// r is visited when its mark equals searchId, so a search starts without
+  /// clearing them.
+  SmallVector<unsigned> forwardMark, backwardMark;
   unsigned searchId = 0;
   SmallVector<SmallVector<Operation *>> clusters;
 };

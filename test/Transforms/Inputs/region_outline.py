@@ -3,10 +3,11 @@
 sopt.fusion region as `fusion: <its ops>`, so that FileCheck can check the
 regions of a large graph by their shape.
 
-    region_outline.py [--count] < graph.mlir
+    region_outline.py [--count] [--runs] < graph.mlir
 
 With --count, each distinct line once, in order of first appearance, after
-the number of times it occurs."""
+the number of times it occurs. With --runs, a run of the same op in a region
+is written once with its length (`add*3000`)."""
 
 import re
 import sys
@@ -14,7 +15,18 @@ import sys
 OP = re.compile(r"=\s*(\w+\.\w+)|^\s*(sopt\.yield|return)\b")
 
 
-def outline(lines):
+def runs(names):
+    """`a a a b` as `a*3 b`."""
+    out = []
+    for name in names:
+        if out and out[-1][0] == name:
+            out[-1][1] += 1
+        else:
+            out.append([name, 1])
+    return [name if n == 1 else f"{name}*{n}" for name, n in out]
+
+
+def outline(lines, compress):
     region = None
     for line in lines:
         match = OP.search(line)
@@ -24,7 +36,7 @@ def outline(lines):
         name = name.removeprefix("sopt.")
         if region is not None:
             if name == "yield":
-                yield "fusion: " + " ".join(region)
+                yield "fusion: " + " ".join(runs(region) if compress else region)
                 region = None
             else:
                 region.append(name)
@@ -35,7 +47,7 @@ def outline(lines):
 
 
 def main():
-    entries = outline(sys.stdin)
+    entries = outline(sys.stdin, "--runs" in sys.argv[1:])
     if "--count" not in sys.argv[1:]:
         for entry in entries:
             print(entry)
