@@ -118,12 +118,13 @@ bool FusionClustering::reachesThroughOutside(unsigned fromRoot,
 }
 
 void FusionClustering::merge(unsigned a, unsigned b) {
-  // The longer lists stay in place; the shorter are appended to them.
-  if (exits[a].size() < exits[b].size())
-    std::swap(a, b);
   parent[b] = a;
-  exits[a].append(exits[b].begin(), exits[b].end());
-  exits[b] = {};
-  entries[a].append(entries[b].begin(), entries[b].end());
-  entries[b] = {};
+  // Each shorter list is appended to the longer, which stays in place.
+  for (SmallVector<SmallVector<unsigned>> *lists : {&exits, &entries}) {
+    SmallVector<unsigned> &into = (*lists)[a], &from = (*lists)[b];
+    if (into.size() < from.size())
+      std::swap(into, from);
+    into.append(from.begin(), from.end());
+    from = {};
+  }
 }
