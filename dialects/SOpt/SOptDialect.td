@@ -30,6 +30,8 @@ def SOpt_Dialect : Dialect {
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // The fusion passes' marks (FusionAnnotations.h).
+  let hasOperationAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,10 @@
 
 #include "sparse-opt/Analysis/BackboneGrouping.h"
 
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Support/Extents.h"
+
+#include "mlir/IR/Builders.h"
 
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/Sequence.h"
@@ -108,17 +111,24 @@ BackboneGrouping::BackboneGrouping(FusionOp fusion) {
     group.ops.push_back(op);
     groupOf[op] = it->second;
     if (auto reduce = dyn_cast<ReduceOp>(op)) {
-      if (!group.backbone) {
+      if (!group.backbone)
         group.backbone = reduce;
-        ReduceSpace space = spaceOf(reduce);
-        group.domain = space.shape;
-        group.reducedDims = space.dims;
-      } else {
+      else
         group.subBackbones.push_back(reduce);
-      }
     }
   }
+  computeDomains();
+  orderByDependence();
+}
+
+void BackboneGrouping::computeDomains() {
   for (FusionGroup &group : groups) {
+    if (group.hasBackbone()) {
+      ReduceSpace space = spaceOf(group.backbone);
+      group.domain = space.shape;
+      group.reducedDims = space.dims;
+      continue;
+    }
     if (group.hasBackbone())
       continue;
     int64_t largest = -1;
@@ -130,7 +140,6 @@ BackboneGrouping::BackboneGrouping(FusionOp fusion) {
       }
     }
   }
-  orderByDependence();
 }
 
 void BackboneGrouping::orderByDependence() {
@@ -172,4 +181,70 @@ void BackboneGrouping::orderByDependence() {
 const FusionGroup *BackboneGrouping::getGroup(Operation *op) const {
   auto it = groupOf.find(op);
   return it == groupOf.end() ? nullptr : &groups[it->second];
+}
+
+FailureOr<BackboneGrouping> BackboneGrouping::fromMarks(FusionOp fusion,
+                                                        bool diagnose) {
+  auto fail = [&](Operation *op, const Twine &message) {
+    if (diagnose)
+      op->emitOpError(message);
+    return failure();
+  };
+  BackboneGrouping grouping;
+  size_t regionOps = fusion.getBodyBlock().getOperations().size();
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (isa<ConstantOp>(op))
+      continue;
+    auto id = op.getAttrOfType<IntegerAttr>(attr::kGroup);
+    if (!id)
+      return fail(&op, "has no sopt.group; run sopt-group-backbones first");
+    uint64_t index = id.getValue().getZExtValue();
+    if (index >= regionOps)
+      return fail(&op, "has a sopt.group beyond the region's ops");
+    if (grouping.groups.size() <= index)
+      grouping.groups.resize(index + 1);
+    FusionGroup &group = grouping.groups[index];
+    group.id = index;
+    group.ops.push_back(&op);
+    grouping.groupOf[&op] = index;
+    auto reduce = dyn_cast<ReduceOp>(op);
+    if (op.hasAttr(attr::kBackbone)) {
+      if (!reduce || group.backbone || !group.subBackbones.empty())
+        return fail(&op, "is marked sopt.backbone but is not the first reduce "
+                         "of its group");
+      group.backbone = reduce;
+    } else if (op.hasAttr(attr::kSubBackbone)) {
+      if (!reduce || !group.backbone)
+        return fail(&op, "is marked sopt.sub_backbone but is not a later "
+                         "reduce of a group with a backbone");
+      if (!(spaceOf(reduce) == spaceOf(group.backbone)))
+        return fail(&op, "is marked sopt.sub_backbone but reduces another "
+                         "iteration space than its group's backbone");
+      group.subBackbones.push_back(reduce);
+    } else if (reduce) {
+      return fail(&op, "is a reduce without a sopt.backbone or "
+                       "sopt.sub_backbone mark");
+    }
+  }
+  for (const FusionGroup &group : grouping.groups)
+    if (group.ops.empty())
+      return fail(fusion, "has group ids with no ops; run sopt-group-backbones");
+  grouping.computeDomains();
+  return grouping;
+}
+
+void BackboneGrouping::mark() const {
+  for (const FusionGroup &group : groups) {
+    for (Operation *op : group.ops) {
+      Builder b(op->getContext());
+      op->setAttr(attr::kGroup, b.getI64IntegerAttr(group.id));
+      op->removeAttr(attr::kBackbone);
+      op->removeAttr(attr::kSubBackbone);
+    }
+    if (group.backbone)
+      group.backbone->setAttr(attr::kBackbone,
+                              UnitAttr::get(group.backbone->getContext()));
+    for (ReduceOp sub : group.subBackbones)
+      sub->setAttr(attr::kSubBackbone, UnitAttr::get(sub->getContext()));
+  }
 }

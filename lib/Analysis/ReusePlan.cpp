@@ -14,6 +14,12 @@ namespace {
 
 constexpr int64_t kAccumulatorBytes = 4; // rows accumulate in f32
 constexpr int64_t kSharedAlignment = 16; // 128-bit shared accesses
+/// A later phase recomputes a row value rather than keep it when that takes
+/// at most this many ops: a register costs occupancy, a short recomputation
+/// almost nothing. The bound keeps the work (and the kernel text) of a chain
+/// of reductions linear in its length instead of recomputing the whole chain
+/// after every reduction.
+constexpr int64_t kMaxRecomputedOps = 8;
 
 int64_t alignTo(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
@@ -184,11 +190,35 @@ private:
       };
       return order(a.first) < order(b.first);
     });
+    // Values a later phase reads from a register or shared cache: there a
+    // recomputation stops.
+    llvm::SmallPtrSet<Value, 16> stored;
+    // The elementwise ops a later phase runs again to get `v`, counted up to
+    // `limit + 1`. Row scalars are computed once per row and not counted.
+    std::function<int64_t(Value, llvm::SmallPtrSetImpl<Operation *> &, int64_t)>
+        recomputedOps = [&](Value v, llvm::SmallPtrSetImpl<Operation *> &seen,
+                            int64_t limit) -> int64_t {
+      Operation *def = v.getDefiningOp();
+      auto type = cast<RankedTensorType>(v.getType());
+      if (!def || stored.contains(v) || isa<ConstantOp, ReduceOp>(def) ||
+          !members.contains(def) || type.getShape() != ArrayRef(group.domain) ||
+          !seen.insert(def).second)
+        return 0;
+      int64_t ops = def->hasTrait<OpTrait::Elementwise>() ? 1 : 0;
+      for (Value operand : def->getOperands()) {
+        if (ops > limit)
+          break;
+        ops += recomputedOps(operand, seen, limit - ops);
+      }
+      return ops;
+    };
     for (auto [value, last] : candidates) {
       int64_t first = isa<BlockArgument>(value) ? 0 : phase.lookup(value);
       if (last <= first)
         continue;
-      if (availableLater(value)) {
+      llvm::SmallPtrSet<Operation *, 16> seen;
+      if (availableLater(value) &&
+          recomputedOps(value, seen, kMaxRecomputedOps) <= kMaxRecomputedOps) {
         kept.insert(value); // recomputed where needed
         continue;
       }
@@ -200,6 +230,7 @@ private:
           perThread <= target.registerElementsPerThread) {
         plan.cached[value] = MemoryLevel::Register;
         kept.insert(value);
+        stored.insert(value);
       } else if (alignTo(blockBytes, kSharedAlignment) <= sharedBudget) {
         // Admitted against what is left of the block's shared memory, before
         // any lifetime reuse: the total can never exceed the budget.
@@ -207,8 +238,13 @@ private:
         requests.push_back({value, blockBytes, first, last});
         sharedBudget -= alignTo(blockBytes, kSharedAlignment);
         kept.insert(value);
+        stored.insert(value);
       } else {
         plan.cached[value] = MemoryLevel::Global; // re-read from its source
+        llvm::SmallPtrSet<Operation *, 16> recomputed;
+        if (grouping.getGroups().size() == 1 && !plan.cutAfterPhase &&
+            recomputedOps(value, recomputed, kMaxRecomputedOps) > kMaxRecomputedOps)
+          plan.cutAfterPhase = first;
       }
     }
   }

@@ -19,8 +19,9 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createFormFusionRegions());
-  // sopt-propagate-mapping groups the regions itself (sopt-group-backbones
-  // alone is for inspecting the grouping).
+  // The grouping is computed once and carried as marks the later passes and
+  // the emitter read.
+  pm.addPass(createGroupBackbones());
   PropagateThreadMappingOptions mapping;
   mapping.smCount = options.smCount;
   mapping.sharedMemoryPerBlock = options.sharedMemoryPerBlock;

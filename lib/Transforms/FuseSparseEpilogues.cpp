@@ -63,15 +63,17 @@ bool readInPlace(BlockArgument arg) {
 std::optional<unsigned> epilogueInput(FusionOp fusion) {
   if (fusion->getNumResults() != 1)
     return std::nullopt;
-  BackboneGrouping grouping(fusion);
-  if (grouping.getGroups().size() != 1 || grouping.getGroups().front().hasBackbone())
+  FailureOr<BackboneGrouping> grouping =
+      BackboneGrouping::fromMarks(fusion, /*diagnose=*/false);
+  if (failed(grouping) || grouping->getGroups().size() != 1 ||
+      grouping->getGroups().front().hasBackbone())
     return std::nullopt;
   for (auto [i, input] : llvm::enumerate(fusion.getInputs())) {
     auto spmm = input.getDefiningOp<SpmmOp>();
     if (!spmm || !spmm.getScheduleAttr() || !input.hasOneUse() ||
         spmm->getBlock() != fusion->getBlock() ||
         spmm.getType() != fusion->getResult(0).getType() ||
-        !llvm::equal(grouping.getGroups().front().domain, spmm.getType().getShape()))
+        !llvm::equal(grouping->getGroups().front().domain, spmm.getType().getShape()))
       continue;
     if (readInPlace(fusion.getBodyBlock().getArgument(i)))
       return i;

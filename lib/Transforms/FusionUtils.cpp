@@ -3,6 +3,7 @@
 #include "sparse-opt/Transforms/FusionUtils.h"
 
 #include "sparse-opt/Analysis/OpClassification.h"
+#include "sparse-opt/Analysis/ThreadMapping.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -87,20 +88,25 @@ SmallVector<Operation *> sopt::inlineFusion(FusionOp fusion) {
   return moved;
 }
 
-void sopt::annotateGroups(const BackboneGrouping &grouping) {
+LogicalResult sopt::mapGroups(const BackboneGrouping &grouping,
+                              const GpuTarget &target) {
+  bool failed = false;
   for (const FusionGroup &group : grouping.getGroups()) {
-    for (Operation *op : group.ops) {
-      Builder b(op->getContext());
-      op->setAttr(attr::kGroup, b.getI64IntegerAttr(group.id));
-      op->removeAttr(attr::kBackbone);
-      op->removeAttr(attr::kSubBackbone);
+    FailureOr<DenseMap<Operation *, AffineMap>> maps = propagateIndexMaps(group);
+    if (llvm::failed(maps)) {
+      failed = true;
+      continue;
     }
-    if (group.backbone)
-      group.backbone->setAttr(attr::kBackbone,
-                              UnitAttr::get(group.backbone->getContext()));
-    for (ReduceOp sub : group.subBackbones)
-      sub->setAttr(attr::kSubBackbone, UnitAttr::get(sub->getContext()));
+    for (Operation *op : group.ops) {
+      op->setAttr(attr::kIndexMap, AffineMapAttr::get((*maps)[op]));
+      op->removeAttr(attr::kMapping);
+    }
+    ReduceOp backbone = group.backbone;
+    Operation *anchor = backbone ? backbone.getOperation() : group.ops.back();
+    anchor->setAttr(attr::kMapping,
+                    chooseMapping(group, target, anchor->getContext()));
   }
+  return failure(failed);
 }
 
 void sopt::forEachFusion(Operation *root, function_ref<void(FusionOp)> fn) {

@@ -18,7 +18,7 @@ namespace {
 struct GroupBackbonesPass : sopt::impl::GroupBackbonesBase<GroupBackbonesPass> {
   void runOnOperation() override {
     forEachFusion(getOperation(), [](FusionOp fusion) {
-      annotateGroups(BackboneGrouping(fusion));
+      BackboneGrouping(fusion).mark();
     });
   }
 };

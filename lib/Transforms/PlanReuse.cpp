@@ -8,6 +8,7 @@
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "sopt-plan-reuse"
 
@@ -70,7 +71,10 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     forEachFusion(getOperation(), [&](FusionOp f) { worklist.push_back(f); });
     while (!worklist.empty()) {
       FusionOp fusion = worklist.pop_back_val();
-      BackboneGrouping grouping(fusion);
+      FailureOr<BackboneGrouping> marks = BackboneGrouping::fromMarks(fusion);
+      if (failed(marks))
+        return signalPassFailure();
+      const BackboneGrouping &grouping = *marks;
       SmallVector<MappingAttr> mappings;
       for (const FusionGroup &group : grouping.getGroups()) {
         MappingAttr mapping = getRecordedMapping(group);
@@ -82,8 +86,14 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
         mappings.push_back(mapping);
       }
       ReusePlan plan = planReuse(fusion, grouping, mappings, target);
+      if (plan.cutAfterPhase) {
+        FailureOr<SmallVector<FusionOp>> parts = cut(fusion, *plan.cutAfterPhase);
+        if (failed(parts))
+          return signalPassFailure();
+        worklist.append(*parts);
+        continue;
+      }
       if (plan.kernels.size() <= 1) {
-        annotateGroups(grouping);
         for (const FusionGroup &group : grouping.getGroups())
           recordMapping(group, plan.mappings[group.id]);
         recordPlan(fusion, plan);
@@ -96,16 +106,55 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
 
   SmallVector<FusionOp> split(FusionOp fusion, const BackboneGrouping &grouping,
                               const ReusePlan &plan) {
-    Block *block = fusion->getBlock();
+    // Each part keeps its groups' marks, numbered from 0 in the part.
+    Builder b(fusion.getContext());
     DenseMap<Operation *, unsigned> kernelOfGroupOp;
     for (auto [k, ids] : llvm::enumerate(plan.kernels))
-      for (unsigned id : ids)
-        for (Operation *op : grouping.getGroups()[id].ops)
+      for (auto [position, id] : llvm::enumerate(ids))
+        for (Operation *op : grouping.getGroups()[id].ops) {
           kernelOfGroupOp[op] = k;
+          op->setAttr(attr::kGroup, b.getI64IntegerAttr(position));
+        }
+    return outlineParts(fusion, kernelOfGroupOp, plan.kernels.size());
+  }
+
+  /// Moves the work of `fusion` (one group) after phase `last` into a
+  /// region of its own; both regions are grouped and mapped afresh.
+  FailureOr<SmallVector<FusionOp>> cut(FusionOp fusion, int64_t last) {
+    DenseMap<Value, int64_t> phase;
+    DenseMap<Operation *, unsigned> part;
+    for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+      if (isa<ConstantOp>(op))
+        continue;
+      int64_t p = 0;
+      for (Value operand : op.getOperands())
+        p = std::max(p, phase.lookup(operand));
+      for (Value result : op.getResults())
+        phase[result] = isa<ReduceOp>(op) ? p + 1 : p;
+      part[&op] = phase[op.getResult(0)] <= last ? 0 : 1;
+    }
+    SmallVector<FusionOp> result = outlineParts(fusion, part, 2);
+    for (FusionOp f : result) {
+      BackboneGrouping grouping(f);
+      grouping.mark();
+      if (failed(mapGroups(grouping, target)))
+        return failure();
+    }
+    LLVM_DEBUG(llvm::dbgs() << "cut after phase " << last << ": "
+                            << result.size() << " regions\n");
+    return result;
+  }
+
+  /// Replaces `fusion` by one region per part (`partOf` numbers the ops of
+  /// its body; splat constants follow their users).
+  SmallVector<FusionOp> outlineParts(FusionOp fusion,
+                                     const DenseMap<Operation *, unsigned> &partOf,
+                                     unsigned numParts) {
+    Block *block = fusion->getBlock();
     SmallVector<Operation *> moved = inlineFusion(fusion);
-    SmallVector<SmallVector<Operation *>> parts(plan.kernels.size());
+    SmallVector<SmallVector<Operation *>> parts(numParts);
     for (Operation *op : moved)
-      if (auto it = kernelOfGroupOp.find(op); it != kernelOfGroupOp.end())
+      if (auto it = partOf.find(op); it != partOf.end())
         parts[it->second].push_back(op);
     SmallVector<FusionOp> result;
     for (ArrayRef<Operation *> part : parts)

@@ -27,24 +27,9 @@ struct PropagateThreadMappingPass
     target.registerElementsPerThread = registerElementsPerThread;
     bool failed = false;
     forEachFusion(getOperation(), [&](FusionOp fusion) {
-      BackboneGrouping grouping(fusion);
-      annotateGroups(grouping);
-      for (const FusionGroup &group : grouping.getGroups()) {
-        FailureOr<DenseMap<Operation *, AffineMap>> maps =
-            propagateIndexMaps(group);
-        if (llvm::failed(maps)) {
-          failed = true;
-          continue;
-        }
-        for (Operation *op : group.ops) {
-          op->setAttr(attr::kIndexMap, AffineMapAttr::get((*maps)[op]));
-          op->removeAttr(attr::kMapping);
-        }
-        ReduceOp backbone = group.backbone;
-        Operation *anchor = backbone ? backbone.getOperation() : group.ops.back();
-        anchor->setAttr(attr::kMapping,
-                        chooseMapping(group, target, &getContext()));
-      }
+      FailureOr<BackboneGrouping> grouping = BackboneGrouping::fromMarks(fusion);
+      if (llvm::failed(grouping) || llvm::failed(mapGroups(*grouping, target)))
+        failed = true;
     });
     if (failed)
       signalPassFailure();

@@ -1,4 +1,4 @@
-// RUN: sparse-opt %s --sopt-decompose-composites --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-schedule-sparse --sopt-fuse-sparse-epilogues -split-input-file | FileCheck %s
+// RUN: sparse-opt %s --sopt-decompose-composites --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-schedule-sparse --sopt-fuse-sparse-epilogues -split-input-file | FileCheck %s
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 

@@ -1,8 +1,8 @@
 // Shared-memory budgets and recorded slots of sopt-plan-reuse (these were
 // bugs once: caches overflowing the block's shared memory, argument slots
 // not recorded, split rows not resident after caching).
-// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
-// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-plan-reuse=shared-memory-per-block=196608 --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
+// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-plan-reuse=shared-memory-per-block=196608 --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
 
 // Shared caches are admitted against what is left of the block's budget.
 // Three f16 rows of 98304 bytes per block (too many elements per thread for
@@ -60,4 +60,29 @@ func.func @argument_cache_slot(%x: tensor<1024x49152xf16>) -> tensor<1024x49152x
 func.func @split_row_wave_after_caching(%x: tensor<40x196608xf16>) -> tensor<40x196608xf16> {
   %0 = sopt.softmax %x dim = 1 : tensor<40x196608xf16>
   return %0 : tensor<40x196608xf16>
+}
+
+// -----
+
+// Rows of 65536 floats fit neither registers nor shared memory. A chain of
+// four softmaxes would recompute ever longer stretches of itself after each
+// reduction; once a value needed later takes more than a few ops to
+// recompute, the region is cut there into two kernels (each grouped and
+// mapped afresh), the value passing between them through global memory.
+// CHECK-LABEL: func.func @softmax_chain_cut
+// CHECK: %[[A:.+]] = sopt.fusion ins(%arg0 : tensor<1024x65536xf32>)
+// CHECK-COUNT-6: sopt.reduce
+// CHECK-NOT: sopt.reduce
+// CHECK: sopt.yield
+// CHECK: %[[B:.+]] = sopt.fusion ins(%[[A]] : tensor<1024x65536xf32>)
+// CHECK: sopt.reduce max {{.*}}sopt.backbone, sopt.group = 0 : i64, {{.*}}sopt.mapping = #sopt.mapping<kind = block_rows
+// CHECK: sopt.reduce sum {{.*}}sopt.sub_backbone
+// CHECK-NOT: sopt.reduce
+// CHECK: return %[[B]]
+func.func @softmax_chain_cut(%x: tensor<1024x65536xf32>) -> tensor<1024x65536xf32> {
+  %s1 = sopt.softmax %x dim = 1 : tensor<1024x65536xf32>
+  %s2 = sopt.softmax %s1 dim = 1 : tensor<1024x65536xf32>
+  %s3 = sopt.softmax %s2 dim = 1 : tensor<1024x65536xf32>
+  %s4 = sopt.softmax %s3 dim = 1 : tensor<1024x65536xf32>
+  return %s4 : tensor<1024x65536xf32>
 }

@@ -1,5 +1,6 @@
-// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --canonicalize --sopt-form-fusion-regions --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
-// RUN: not sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-plan-reuse 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: sparse-opt %s -split-input-file --sopt-decompose-composites --canonicalize --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --sopt-plan-reuse --mlir-print-local-scope | FileCheck %s
+// RUN: not sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-group-backbones --sopt-plan-reuse 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: not sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-plan-reuse 2>&1 | FileCheck %s --check-prefix=NOMARKS
 
 // Default target: 132 SMs, 2048 threads and 228 KiB of shared memory per SM,
 // 232448 bytes per block. A block-wide reduction's scratch is (warps + rows
@@ -284,8 +285,11 @@ func.func @two_groups_split(%x: tensor<65536x1024xf32>) -> tensor<f32> {
 
 // -----
 
-// Without sopt-propagate-mapping the groups have no mapping (second RUN line).
-// ERR: sopt-plan-reuse.mlir:[[@LINE+2]]:8: error: 'sopt.exp' op has no thread mapping; run sopt-propagate-mapping first
+// Without sopt-propagate-mapping the groups have no mapping (second RUN
+// line); without sopt-group-backbones no groups (third RUN line): the later
+// passes read the grouping from its marks, never compute it again.
+// ERR: sopt-plan-reuse.mlir:[[@LINE+3]]:8: error: 'sopt.exp' op has no thread mapping; run sopt-propagate-mapping first
+// NOMARKS: sopt-plan-reuse.mlir:[[@LINE+2]]:8: error: 'sopt.exp' op has no sopt.group; run sopt-group-backbones first
 func.func @no_mapping(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
   %e = sopt.exp %x : tensor<64x128xf32>
   %n = sopt.neg %e : tensor<64x128xf32>

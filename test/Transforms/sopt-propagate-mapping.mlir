@@ -1,5 +1,5 @@
-// RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-propagate-mapping --mlir-print-local-scope | FileCheck %s
-// RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-propagate-mapping=sm-count=16 --mlir-print-local-scope | FileCheck %s --check-prefix=SM16
+// RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping --mlir-print-local-scope | FileCheck %s
+// RUN: sparse-opt %s -split-input-file --sopt-form-fusion-regions --sopt-group-backbones --sopt-propagate-mapping=sm-count=16 --mlir-print-local-scope | FileCheck %s --check-prefix=SM16
 
 // Default target: 132 SMs, 256-thread blocks, 64 bytes of a row per thread
 // (16 f32 elements; a quarter of the 132 * 2048 thread slots is 67584),

@@ -39,16 +39,33 @@ struct FusionGroup {
   bool hasBackbone() const { return static_cast<bool>(backbone); }
 };
 
+/// Computed once, by sopt-group-backbones, and carried in the IR as marks
+/// (sopt.group, sopt.backbone, sopt.sub_backbone: FusionAnnotations.h); the
+/// later passes and the emitter read the marks back with `fromMarks`.
 class BackboneGrouping {
 public:
+  /// Groups the ops of `fusion`.
   explicit BackboneGrouping(FusionOp fusion);
+
+  /// The grouping recorded on the ops of `fusion`. Fails, with a diagnostic
+  /// when `diagnose` is set, where an op has no group or the marks do not
+  /// describe a grouping (a group without ops, a backbone that is not its
+  /// group's first reduce).
+  static FailureOr<BackboneGrouping> fromMarks(FusionOp fusion,
+                                               bool diagnose = true);
+
+  /// Records the grouping on its ops, replacing earlier marks.
+  void mark() const;
 
   ArrayRef<FusionGroup> getGroups() const { return groups; }
   /// The group of `op`, or null for ops outside every group (constants).
   const FusionGroup *getGroup(Operation *op) const;
 
 private:
+  BackboneGrouping() = default;
   void orderByDependence();
+  /// The iteration space of each group, from its backbone or its ops.
+  void computeDomains();
 
   SmallVector<FusionGroup, 0> groups;
   DenseMap<Operation *, unsigned> groupOf;

@@ -19,6 +19,7 @@
 #include "sparse-opt/Analysis/BackboneGrouping.h"
 #include "sparse-opt/Target/GpuTarget.h"
 #include <map>
+#include <optional>
 
 namespace mlir::sopt {
 
@@ -46,6 +47,12 @@ struct ReusePlan {
   /// Consecutive groups that form one kernel; more than one entry means the
   /// region must be split (a grid-wide barrier would not be legal).
   SmallVector<SmallVector<unsigned>> kernels;
+  /// A region of one group is cut after this phase into two kernels when a
+  /// later phase needs a value that fits neither registers nor shared memory
+  /// and takes more than a few ops to recompute: the value then reaches the
+  /// second kernel through global memory, and a long chain of reductions
+  /// costs work (and kernel text) linear in its length.
+  std::optional<int64_t> cutAfterPhase;
   /// The groups' mappings by group id: those given, except that the groups
   /// of a kernel of several run with one block size (the largest).
   SmallVector<MappingAttr> mappings;

@@ -5,6 +5,7 @@
 
 #include "sparse-opt/Analysis/BackboneGrouping.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Target/GpuTarget.h"
 
 namespace mlir::sopt {
 
@@ -19,9 +20,10 @@ FusionOp outlineIntoFusion(ArrayRef<Operation *> ops);
 /// Returns the moved ops in order.
 SmallVector<Operation *> inlineFusion(FusionOp fusion);
 
-/// Records `grouping` on the ops of `fusion`: sopt.group, sopt.backbone,
-/// sopt.sub_backbone.
-void annotateGroups(const BackboneGrouping &grouping);
+/// Gives every group of `grouping` its thread mapping on `target` and every
+/// op its sopt.index_map (what sopt-propagate-mapping does for a region).
+/// Fails, with a diagnostic on the op, where indices cannot be propagated.
+LogicalResult mapGroups(const BackboneGrouping &grouping, const GpuTarget &target);
 
 /// Calls `fn` on every sopt.fusion nested in `root`, in pre-order.
 void forEachFusion(Operation *root, function_ref<void(FusionOp)> fn);

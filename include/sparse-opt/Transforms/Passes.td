@@ -130,7 +130,8 @@ def PropagateThreadMapping : Pass<"sopt-propagate-mapping"> {
     mapping. The mapping is attached as `sopt.mapping` to the backbone (or
     the last op of an elementwise group), and every op of the group gets
     `sopt.index_map`: its result indices as a function of the group's
-    iteration indices, so each index expression is formed once.
+    iteration indices, so each index expression is formed once. The groups
+    are read from the marks `sopt-group-backbones` left (run it first).
 
     A row mapping gives each thread 64 bytes of the row (16 f32 elements:
     the 512-wide rows below take a warp), 32 bytes when the group's

@@ -1,0 +1,124 @@
+//===- FusionAnnotations.cpp - the dialect checks the fusion passes' marks ===//
+//
+// The fusion passes record their decisions as `sopt.*` attributes that later
+// passes and the emitter read back instead of recomputing them, so each is
+// checked where it is attached: the right kind of value on the right op.
+// Whether the marks agree with each other (one backbone per group, ...) is
+// checked by the reader (BackboneGrouping::fromMarks).
+//
+//===----------------------------------------------------------------------===//
+
+#include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
+#include "sparse-opt/Dialect/SOpt/SOptDialect.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+namespace {
+
+LogicalResult verifyNonNegativeInteger(Operation *op, NamedAttribute named) {
+  auto value = dyn_cast<IntegerAttr>(named.getValue());
+  if (!value || value.getValue().isNegative())
+    return op->emitOpError() << "expects '" << named.getName().getValue()
+                             << "' to be a non-negative integer";
+  return success();
+}
+
+/// Marks on the ops inside a region: the op must be in a sopt.fusion.
+LogicalResult verifyInsideFusion(Operation *op, NamedAttribute named) {
+  if (!isa_and_present<FusionOp>(op->getParentOp()))
+    return op->emitOpError() << "has '" << named.getName().getValue()
+                             << "', which only ops of a sopt.fusion carry";
+  return success();
+}
+
+/// Marks on the region itself.
+LogicalResult verifyOnFusion(Operation *op, NamedAttribute named) {
+  if (!isa<FusionOp>(op))
+    return op->emitOpError() << "has '" << named.getName().getValue()
+                             << "', which only a sopt.fusion carries";
+  return success();
+}
+
+/// A per-input list on a sopt.fusion: one entry per input, each `unit` or
+/// of the kind `isEntry` accepts.
+LogicalResult verifyPerInput(Operation *op, NamedAttribute named,
+                             function_ref<bool(Attribute)> isEntry) {
+  if (failed(verifyOnFusion(op, named)))
+    return failure();
+  auto list = dyn_cast<ArrayAttr>(named.getValue());
+  if (!list || list.size() != cast<FusionOp>(op).getInputs().size() ||
+      !llvm::all_of(list, [&](Attribute a) {
+        return isa<UnitAttr>(a) || isEntry(a);
+      }))
+    return op->emitOpError() << "expects '" << named.getName().getValue()
+                             << "' to hold one entry per input";
+  return success();
+}
+
+bool isSharedSlot(Attribute a) {
+  auto slot = dyn_cast<DenseI64ArrayAttr>(a);
+  return slot && slot.size() == 2 && slot[0] >= 0 && slot[1] > 0;
+}
+
+} // namespace
+
+LogicalResult SOptDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute named) {
+  StringRef name = named.getName().getValue();
+  Attribute value = named.getValue();
+  if (name == attr::kGroup)
+    return failure(failed(verifyInsideFusion(op, named)) ||
+                   failed(verifyNonNegativeInteger(op, named)));
+  if (name == attr::kBackbone || name == attr::kSubBackbone) {
+    if (!isa<UnitAttr>(value) || !isa<ReduceOp>(op) ||
+        !op->hasAttr(attr::kGroup))
+      return op->emitOpError() << "has '" << name
+                               << "', which marks a grouped sopt.reduce";
+    if (op->hasAttr(attr::kBackbone) && op->hasAttr(attr::kSubBackbone))
+      return op->emitOpError("is marked both backbone and sub-backbone");
+    return success();
+  }
+  if (name == attr::kIndexMap) {
+    auto map = dyn_cast<AffineMapAttr>(value);
+    auto type = op->getNumResults() == 1
+                    ? dyn_cast<RankedTensorType>(op->getResult(0).getType())
+                    : RankedTensorType();
+    if (failed(verifyInsideFusion(op, named)))
+      return failure();
+    if (!map || !type || map.getValue().getNumResults() != type.getRank() ||
+        map.getValue().getNumSymbols() != 0)
+      return op->emitOpError("expects 'sopt.index_map' to map the group's "
+                             "iteration space to the result's indices");
+    return success();
+  }
+  if (name == attr::kMapping) {
+    if (!isa<MappingAttr>(value))
+      return op->emitOpError("expects 'sopt.mapping' to be a #sopt.mapping");
+    return verifyInsideFusion(op, named);
+  }
+  if (name == attr::kCache || name == attr::kResultMemory) {
+    if (!isa<MemoryLevelAttr>(value))
+      return op->emitOpError() << "expects '" << name << "' to be a #sopt.memory";
+    return verifyInsideFusion(op, named);
+  }
+  if (name == attr::kSharedSlot) {
+    if (!isSharedSlot(value))
+      return op->emitOpError("expects 'sopt.smem' to be [offset, bytes]");
+    return verifyInsideFusion(op, named);
+  }
+  if (name == attr::kArgCache)
+    return verifyPerInput(op, named, [](Attribute a) { return isa<MemoryLevelAttr>(a); });
+  if (name == attr::kArgSharedSlot)
+    return verifyPerInput(op, named, isSharedSlot);
+  if (name == attr::kSharedBytes || name == attr::kGridBarriers ||
+      name == attr::kResidentBlocks || name == attr::kSparseEpilogue)
+    return failure(failed(verifyOnFusion(op, named)) ||
+                   failed(verifyNonNegativeInteger(op, named)));
+  // Other `sopt.*` attributes (the sparse passes') are checked where they
+  // are read.
+  return success();
+}
