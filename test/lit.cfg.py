@@ -96,8 +96,11 @@ if nvcc:
     # only where the tests target it.
     if arch.startswith("sm_90"):
         config.available_features.add("sm90-target")
+    # Code for that one target only (sm_90 would add compute_90 PTX, so a
+    # second pass of cicc).
     config.substitutions.append(
-        ("%nvcc", f"{nvcc} -std=c++17 -O2 -arch={arch}"))
+        ("%nvcc", f"{nvcc} -std=c++17 -O2 "
+                  f"-arch={arch.replace('sm_', 'compute_', 1)} -code={arch}"))
     # The sparse kernel tests: the headers, the GPU test library and the
     # host runtime's sources (plain C++, compiled into each test).
     runtime = os.path.join(config.sopt_src_root, "lib", "Runtime")

@@ -66,7 +66,7 @@ case "$command" in
     main=$root/examples/${stem}_main.cu
     if [ -f "$main" ]; then
       log "nvcc -arch=$arch $stem.cu ${stem}_main.cu -> $out/$stem"
-      nvcc -std=c++17 -O3 -arch="$arch" -I"$root/include" -I"$out" \
+      nvcc -std=c++17 -O3 -arch="${arch/sm_/compute_}" -code="$arch" -I"$root/include" -I"$out" \
         "$out/$stem.cu" "$main" -lcublas -o "$out/$stem"
       if nvidia-smi -L >/dev/null 2>&1; then
         log "running $out/$stem"
@@ -76,7 +76,7 @@ case "$command" in
       fi
     else
       log "nvcc -arch=$arch -c $stem.cu -> $out/$stem.o"
-      nvcc -std=c++17 -O3 -arch="$arch" -I"$root/include" -I"$out" \
+      nvcc -std=c++17 -O3 -arch="${arch/sm_/compute_}" -code="$arch" -I"$root/include" -I"$out" \
         -c "$out/$stem.cu" -o "$out/$stem.o"
     fi
     ;;

@@ -23,7 +23,7 @@ build=$(mktemp -d)
 trap 'rm -rf "$build"' EXIT
 
 echo "run.sh: building $gen/memory_bound.cu with $nvcc" >&2
-"$nvcc" -std=c++17 -O3 -arch=sm_90a -I"$root/include" -shared -Xcompiler -fPIC \
+"$nvcc" -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -I"$root/include" -shared -Xcompiler -fPIC \
   "$gen/memory_bound.cu" -o "$build/libmemory_bound.so"
 [ -f "$gen/kernel_summary.txt" ] && cp "$gen/kernel_summary.txt" "$out/"
 

@@ -3,28 +3,37 @@
 #include "sparse-opt/Analysis/FusionClustering.h"
 
 #include "sparse-opt/Analysis/OpClassification.h"
-#include "llvm/ADT/BitVector.h"
-#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
 
-FusionClustering::FusionClustering(Block &block) : block(block) {
+FusionClustering::FusionClustering(Block &block) {
+  DenseMap<Operation *, unsigned> index;
   for (Operation &op : block.without_terminator()) {
     index[&op] = nodes.size();
     nodes.push_back(&op);
   }
-  successors.resize(nodes.size());
+  unsigned count = nodes.size();
+  exits.resize(count);
   for (auto [i, op] : llvm::enumerate(nodes)) {
-    llvm::SmallSetVector<unsigned, 4> users;
     for (Operation *user : op->getUsers())
-      if (Operation *top = topLevel(user); top && index.count(top))
-        users.insert(index[top]);
-    successors[i].assign(users.begin(), users.end());
+      if (Operation *top = block.findAncestorOpInBlock(*user))
+        if (auto it = index.find(top); it != index.end())
+          exits[i].push_back(it->second);
+    llvm::sort(exits[i]);
+    exits[i].erase(llvm::unique(exits[i]), exits[i].end());
   }
-  parent.resize(nodes.size());
-  for (unsigned i = 0; i < nodes.size(); ++i)
+  entries.resize(count);
+  for (unsigned i = 0; i < count; ++i)
+    for (unsigned user : exits[i])
+      entries[user].push_back(i);
+  parent.resize(count);
+  for (unsigned i = 0; i < count; ++i)
     parent[i] = i;
+  forwardMark.assign(count, 0);
+  backwardMark.assign(count, 0);
 
   // Block order is a topological order, so each edge is seen once with both
   // ends already placed.
@@ -35,9 +44,9 @@ FusionClustering::FusionClustering(Block &block) : block(block) {
       Operation *producer = operand.getDefiningOp();
       if (!producer || producer->getBlock() != &block || !isFusible(producer))
         continue;
-      unsigned p = index[producer];
-      if (find(p) != find(consumer) && canMerge(p, consumer))
-        parent[find(p)] = find(consumer);
+      unsigned from = find(index[producer]), to = find(consumer);
+      if (from != to && canMerge(from, to, consumer))
+        merge(from, to);
     }
   }
 
@@ -52,46 +61,70 @@ FusionClustering::FusionClustering(Block &block) : block(block) {
   }
 }
 
-Operation *FusionClustering::topLevel(Operation *op) const {
-  return block.findAncestorOpInBlock(*op);
-}
-
 unsigned FusionClustering::find(unsigned node) {
   while (parent[node] != node)
     node = parent[node] = parent[parent[node]];
   return node;
 }
 
-bool FusionClustering::canMerge(unsigned a, unsigned b) {
-  return !reachesThroughOutside(a, b) && !reachesThroughOutside(b, a);
+bool FusionClustering::canMerge(unsigned a, unsigned b, unsigned consumer) {
+  return !reachesThroughOutside(a, b, consumer) &&
+         !reachesThroughOutside(b, a, consumer);
 }
 
-bool FusionClustering::reachesThroughOutside(unsigned from, unsigned to) {
-  unsigned fromRoot = find(from), toRoot = find(to);
-  llvm::BitVector visited(nodes.size());
-  SmallVector<unsigned> worklist;
-  // Start at the successors of `from`'s cluster that lie outside both.
-  for (unsigned i = 0; i < nodes.size(); ++i) {
-    if (find(i) != fromRoot)
+bool FusionClustering::expand(Direction &side, unsigned root, unsigned bound) {
+  SmallVector<unsigned> &edges = (*side.edges)[root];
+  unsigned kept = 0;
+  bool reached = false;
+  for (unsigned node : edges) {
+    unsigned next = find(node);
+    if (next == root) // merged into `root` since recorded
       continue;
-    for (unsigned s : successors[i]) {
-      unsigned root = find(s);
-      if (root != fromRoot && root != toRoot && !visited.test(s)) {
-        visited.set(s);
-        worklist.push_back(s);
-      }
+    edges[kept++] = node;
+    if (node > bound || (*side.marks)[next] == searchId)
+      continue;
+    // Straight from the start to the goal is the merge itself, not a detour.
+    if (next == side.goal) {
+      reached |= root != side.start;
+      continue;
     }
+    (*side.marks)[next] = searchId;
+    side.queue.push_back(next);
   }
-  while (!worklist.empty()) {
-    unsigned n = worklist.pop_back_val();
-    for (unsigned s : successors[n]) {
-      if (find(s) == toRoot)
-        return true;
-      if (!visited.test(s)) {
-        visited.set(s);
-        worklist.push_back(s);
-      }
-    }
+  edges.truncate(kept);
+  return reached;
+}
+
+bool FusionClustering::reachesThroughOutside(unsigned fromRoot,
+                                             unsigned toRoot, unsigned bound) {
+  ++searchId;
+  // Forward from `from` along exits and backward from `to` along entries, a
+  // cluster at a time, each step on the side whose next cluster has fewer
+  // edges: either search alone decides, so the first to find the other end
+  // or to run out answers (a long chain with a matmul off every op runs out
+  // at once backward, a sequential model forward).
+  Direction forward{&exits, &forwardMark, fromRoot, toRoot, {fromRoot}};
+  Direction backward{&entries, &backwardMark, toRoot, fromRoot, {toRoot}};
+  forwardMark[fromRoot] = backwardMark[toRoot] = searchId;
+  while (!forward.queue.empty() && !backward.queue.empty()) {
+    Direction &side = exits[forward.queue.back()].size() <=
+                              entries[backward.queue.back()].size()
+                          ? forward
+                          : backward;
+    if (expand(side, side.queue.pop_back_val(), bound))
+      return true;
   }
   return false;
+}
+
+void FusionClustering::merge(unsigned a, unsigned b) {
+  parent[b] = a;
+  // Each shorter list is appended to the longer, which stays in place.
+  for (SmallVector<SmallVector<unsigned>> *lists : {&exits, &entries}) {
+    SmallVector<unsigned> &into = (*lists)[a], &from = (*lists)[b];
+    if (into.size() < from.size())
+      std::swap(into, from);
+    into.append(from.begin(), from.end());
+    from = {};
+  }
 }

@@ -5,8 +5,8 @@
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Transforms/FusionUtils.h"
 #include "sparse-opt/Transforms/Passes.h"
+#include "sparse-opt/Transforms/TopologicalOrder.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 #define DEBUG_TYPE "sopt-form-fusion-regions"
@@ -39,7 +39,7 @@ struct FormFusionRegionsPass
           continue;
         outlineIntoFusion(cluster);
       }
-      if (!sortTopologically(block))
+      if (!sortTopologicallyInLinearTime(*block))
         return signalPassFailure(); // clustering guarantees this never happens
       for (Operation &op : llvm::make_early_inc_range(*block))
         if (isSplatConstant(&op) && op.use_empty())

@@ -219,3 +219,37 @@ func.func @nothing_fusible(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> tens
   %m2 = sopt.matmul %m, %w : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
   return %m2 : tensor<64x64xf32>
 }
+
+// -----
+
+// Clusters that feed each other through different members: a -> matmul g ->
+// c while b -> d. Merging a with d would leave {a, d} and {b, c} each needing
+// the other first although no path of ops leaves a cluster and returns to
+// it: the check runs on the graph of clusters, so a stays alone and d joins
+// b and c.
+// CHECK-LABEL: func.func @clusters_feeding_each_other
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<64x64xf32>, %[[W:[^:]+]]: tensor<64x64xf32>)
+// CHECK-NEXT: %[[M:[^ ]+]] = sopt.matmul %[[X]], %[[W]]
+// CHECK-NEXT: %[[FA:[^ ]+]] = sopt.fusion ins(%[[M]] : tensor<64x64xf32>) -> tensor<64x64xf32> {
+// CHECK-NEXT: ^bb0(%[[MA:[^:]+]]: tensor<64x64xf32>):
+// CHECK-NEXT: %[[A:[^ ]+]] = sopt.exp %[[MA]] : tensor<64x64xf32>
+// CHECK-NEXT: sopt.yield %[[A]] : tensor<64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[G:[^ ]+]] = sopt.matmul %[[FA]], %[[W]]
+// CHECK-NEXT: %[[F:[^:]+]]:2 = sopt.fusion ins(%[[X]], %[[G]], %[[FA]] : tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>, tensor<64x64xf32> {
+// CHECK-NEXT: ^bb0(%[[XB:[^:]+]]: tensor<64x64xf32>, %[[GB:[^:]+]]: tensor<64x64xf32>, %[[AB:[^:]+]]: tensor<64x64xf32>):
+// CHECK-NEXT: %[[B:[^ ]+]] = sopt.neg %[[XB]] : tensor<64x64xf32>
+// CHECK-NEXT: %[[C:[^ ]+]] = sopt.add %[[GB]], %[[B]] : tensor<64x64xf32>
+// CHECK-NEXT: %[[D:[^ ]+]] = sopt.sub %[[AB]], %[[B]] : tensor<64x64xf32>
+// CHECK-NEXT: sopt.yield %[[C]], %[[D]] : tensor<64x64xf32>, tensor<64x64xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[F]]#0, %[[F]]#1 : tensor<64x64xf32>, tensor<64x64xf32>
+func.func @clusters_feeding_each_other(%x: tensor<64x64xf32>, %w: tensor<64x64xf32>) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %m = sopt.matmul %x, %w : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %a = sopt.exp %m : tensor<64x64xf32>
+  %b = sopt.neg %x : tensor<64x64xf32>
+  %g = sopt.matmul %a, %w : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %c = sopt.add %g, %b : tensor<64x64xf32>
+  %d = sopt.sub %a, %b : tensor<64x64xf32>
+  return %c, %d : tensor<64x64xf32>, tensor<64x64xf32>
+}

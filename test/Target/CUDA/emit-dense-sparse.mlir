@@ -77,6 +77,9 @@ func.func @unknown(%x: tensor<16x64xf16>, %s: tensor<64x32xf16, #CSR>) -> tensor
 // stores kept) and a tiled transpose writes Y; the epilogue, written for
 // Y's indices, is adapted by swapIndices.
 // SUMMARY: wide_spmm0: sopt.spmm with the project's kernel, {{.*}}vector_width = 4{{.*}}; Cᵀ stored row-major, then a tiled transpose to Y
+// The same bias epilogue in @wide and @blocks: one functor for both.
+// SUMMARY: wide_epilogue1: epilogue of 2 op(s) fused into the sparse product: broadcast add | called by 2 launches
+// SUMMARY-NOT: blocks_epilogue
 // CHECK: extern "C" cudaError_t wide(
 // CHECK:   SOPT_TRY((sopt::launchSpmm<float, 16, 4, 4>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT:t[0-9]+]], 64, [[CT:wide[0-9]+_ct]], nullptr, 4, 1, sopt::TileOrder::ByRow, stream, sopt::swapIndices(wide_epilogue{{[0-9]+}}{arg2}))));
 // CHECK-NEXT: SOPT_TRY(sopt::launchTranspose([[CT]], 8, 64, result0, stream));
@@ -94,8 +97,8 @@ func.func @wide(%x: tensor<64x16xf32>, %s: tensor<16x8xf32, #CSC>, %b: tensor<8x
 // of the result.
 // CHECK: extern "C" cudaError_t blocks(
 // CHECK:   SOPT_TRY(sopt::launchTranspose(arg0, 64, 16, [[XT:t[0-9]+]], stream));
-// CHECK:   // sopt.spmm 64x16 x 16x8 (CSC) as (Sᵀ · Xᵀ)ᵀ + epilogue blocks_epilogue{{[0-9]+}}: dense 32x64 blocks of Y on tensor cores (3 TF32 products per product), stored transposed
-// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmBlocks<float, 64, 32, /*TransposeC=*/true>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT]], 64, result0, stream, sopt::swapIndices(blocks_epilogue{{[0-9]+}}{arg2}))));
+// CHECK:   // sopt.spmm 64x16 x 16x8 (CSC) as (Sᵀ · Xᵀ)ᵀ + epilogue wide_epilogue1: dense 32x64 blocks of Y on tensor cores (3 TF32 products per product), stored transposed
+// CHECK-NEXT: SOPT_TRY((sopt::launchSpmmBlocks<float, 64, 32, /*TransposeC=*/true>(sopt::CsrMatrix<float>{8, 16, arg1_nnz, arg1_positions, arg1_coordinates, arg1_values}, [[XT]], 64, result0, stream, sopt::swapIndices(wide_epilogue1{arg2}))));
 // CHECK-NOT: launchTranspose
 // CHECK: return cudaSuccess;
 func.func @blocks(%x: tensor<64x16xf32>, %s: tensor<16x8xf32, #CSC>, %b: tensor<8xf32>) -> tensor<64x8xf32> {

@@ -9,7 +9,8 @@
 
 // SUMMARY: linear_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = by_length>
 // SUMMARY: linear_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
-// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 4, tiles_per_block = 8, vector_width = 4, row_order = natural>
+// @attention's SDDMM has @scores's types and schedule: one line for both.
+// SUMMARY: scores_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tile_nonzeros = 8, threads_per_nonzero = 4, tiles_per_block = 8, vector_width = 4, row_order = natural> | launched 2 times
 // SUMMARY: scores_blocks_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}block_size = 32>
 // SUMMARY: weight_grad_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}transpose_rhs_first = true>
 // SUMMARY: scores_blocks_split_sddmm0: sopt.sddmm with the project's kernel, #sopt.sddmm_schedule<tiling = dense_blocks, {{.*}}k_splits = 2>
@@ -17,7 +18,7 @@
 // SUMMARY: linear_blocks_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
 // SUMMARY: linear_slices_spmm0: sopt.spmm with the project's kernel, #sopt.spmm_schedule<{{.*}}tiling = staged_slices>
 // SUMMARY: linear_slices_epilogue1: epilogue of 3 op(s) fused into the sparse product: broadcast add relu
-// SUMMARY: attention_sddmm0: sopt.sddmm
+// SUMMARY-NOT: attention_sddmm0
 // SUMMARY: attention_spmm1: sopt.spmm
 
 // CHECK: #include "sparse-opt/Runtime/Sddmm.cuh"

@@ -25,11 +25,16 @@ struct CudaEmitResult {
 
 /// Writes the CUDA source of `module` to `source`, and the C declarations of
 /// its host functions to `header` when given (`headerName` is what the
-/// source includes). Emits a diagnostic at the offending op and fails on
-/// anything the emitter cannot lower.
-FailureOr<CudaEmitResult> emitCuda(ModuleOp module, llvm::raw_ostream &source,
-                                   llvm::raw_ostream *header = nullptr,
-                                   llvm::StringRef headerName = "");
+/// source includes). With `kernelSources`, the __global__ kernels are spread
+/// over those sources instead (by size, each a translation unit of its own,
+/// so that nvcc can compile them in parallel) and `source` declares them;
+/// the sparse products' functors stay in `source`, where the host code
+/// instantiates the products. Emits a diagnostic at the offending op and
+/// fails on anything the emitter cannot lower.
+FailureOr<CudaEmitResult>
+emitCuda(ModuleOp module, llvm::raw_ostream &source,
+         llvm::raw_ostream *header = nullptr, llvm::StringRef headerName = "",
+         llvm::ArrayRef<llvm::raw_ostream *> kernelSources = {});
 
 } // namespace mlir::sopt
 
