@@ -30,6 +30,8 @@ def SOpt_Dialect : Dialect {
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
+  // sopt.pattern_tables on a sparse product (PatternTables.cpp).
+  let hasOperationAttrVerify = 1;
 }
 
 //===----------------------------------------------------------------------===//

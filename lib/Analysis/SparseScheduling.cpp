@@ -46,16 +46,40 @@ bool schedulesTranspose(Operation *op) {
   return stats; // nnz and row lengths stay unknown (-1)
 }
 
-LogicalResult readPatternStats(llvm::StringRef path,
-                               ::sopt::SparsityStats &stats,
-                               std::string &error, bool transposed) {
+LogicalResult readPatternFile(llvm::StringRef path, sopt_csr &csr,
+                              std::string &error) {
   std::string pathString = path.str();
+  llvm::sys::fs::file_status status;
+  if (std::error_code code = llvm::sys::fs::status(pathString, status)) {
+    error = pathString + ":0: cannot open the file: " + code.message();
+    return failure();
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    error = pathString + ":0: not a regular file (a pattern is a .mtx or .smtx "
+                         "file, not a device, FIFO or directory)";
+    return failure();
+  }
+  if (status.getSize() > kMaxPatternFileBytes) {
+    error = pathString + ":0: " + std::to_string(status.getSize()) +
+            " bytes, over the " + std::to_string(kMaxPatternFileBytes) +
+            "-byte bound on a pattern file";
+    return failure();
+  }
   char message[1024] = {0};
-  sopt_csr csr{};
   if (sopt_csr_read(pathString.c_str(), &csr, message, sizeof(message)) != 0) {
     error = message;
     return failure();
   }
+  return success();
+}
+
+LogicalResult readPatternStats(llvm::StringRef path,
+                               ::sopt::SparsityStats &stats,
+                               std::string &error, bool transposed) {
+  std::string pathString = path.str();
+  sopt_csr csr{};
+  if (failed(readPatternFile(path, csr, error)))
+    return failure();
   if (transposed) {
     sopt_csr t{};
     int status = sopt_csr_transpose(&csr, &t, nullptr);

@@ -15,7 +15,10 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "sparse-opt/Runtime/SparseIO.h"
 #include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <cstdint>
 
 #include <string>
 
@@ -36,6 +39,20 @@ bool schedulesTranspose(Operation *op);
 /// `transposed`); nnz and row lengths unknown (nnz = -1).
 ::sopt::SparsityStats getShapeStats(RankedTensorType type,
                                     bool transposed = false);
+
+/// The largest pattern file read, in bytes: the reader holds the whole
+/// pattern in memory, and 4 GiB of text is some hundreds of millions of
+/// entries, far past any pattern compiled into tables.
+inline constexpr uint64_t kMaxPatternFileBytes = uint64_t(4) << 30;
+
+/// Reads the pattern file `path` (.mtx or .smtx, sopt_csr_read) into `csr`,
+/// which the caller frees (sopt_csr_free). Only a regular file of at most
+/// kMaxPatternFileBytes is read: a device node or a FIFO named as a pattern
+/// would otherwise be read until the compiler is killed. On failure sets
+/// `error` to the reader's "<path>:<line>: <message>" (line 0 for the file
+/// as a whole).
+LogicalResult readPatternFile(llvm::StringRef path, sopt_csr &csr,
+                              std::string &error);
 
 /// The row statistics of the CSR pattern in `path` (.mtx or .smtx, read with
 /// sopt_csr_read), with its rows and columns; of its transpose (the column

@@ -1,0 +1,307 @@
+//===- PrepareSparseEmission.cpp - pattern tables of sparse launches ------===//
+//
+// Reads each sopt.sparsity_pattern file once and holds, in a
+// sopt.pattern_tables op, the tables the launches of its scheduled products
+// read (row orders, row segments, column windows, occupied blocks, rows'
+// positions, a transpose), so that the CUDA emitter only prints them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "sparse-opt/Analysis/SparseScheduling.h"
+#include "sparse-opt/Dialect/SOpt/PatternTables.h"
+#include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+#include "sparse-opt/Runtime/CsrTranspose.h"
+#include "sparse-opt/Runtime/RowOrder.h"
+#include "sparse-opt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Debug.h"
+
+#include <memory>
+
+#define DEBUG_TYPE "sopt-prepare-sparse-emission"
+
+namespace mlir::sopt {
+#define GEN_PASS_DEF_PREPARESPARSEEMISSION
+#include "sparse-opt/Transforms/Passes.h.inc"
+} // namespace mlir::sopt
+
+using namespace mlir;
+using namespace mlir::sopt;
+
+namespace {
+
+/// A pattern as read (or transposed) once per run, freed with this.
+struct Pattern {
+  sopt_csr csr{};
+  /// For a transposed pattern: the file's entry each entry comes from.
+  std::vector<int32_t> permutation;
+  Pattern() = default;
+  Pattern(const Pattern &) = delete;
+  Pattern &operator=(const Pattern &) = delete;
+  ~Pattern() { sopt_csr_free(&csr); }
+  ArrayRef<int32_t> positions() const {
+    return {csr.positions, size_t(csr.rows + 1)};
+  }
+  ArrayRef<int32_t> coordinates() const { return {csr.coordinates, size_t(csr.nnz)}; }
+};
+
+/// The file of a sparse function argument's sopt.sparsity_pattern, resolved;
+/// empty when `sparse` has none.
+std::string patternFile(Value sparse) {
+  auto arg = dyn_cast<BlockArgument>(sparse);
+  if (!arg)
+    return "";
+  auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!fn)
+    return "";
+  auto path = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kSparsityPattern);
+  return path ? resolvePatternPath(path.getValue(), fn.getLoc()) : "";
+}
+
+/// Our kernels index CSR arrays with 32-bit integers (the emitter reports
+/// any other width).
+bool hasIndexWidths32(Value sparse) {
+  auto enc = sparse_tensor::getSparseTensorEncoding(sparse.getType());
+  return enc && enc.getPosWidth() == 32 && enc.getCrdWidth() == 32;
+}
+
+struct PrepareSparseEmissionPass
+    : mlir::sopt::impl::PrepareSparseEmissionBase<PrepareSparseEmissionPass> {
+  using PrepareSparseEmissionBase::PrepareSparseEmissionBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    files.clear();
+    bool failedAny = false;
+    for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      unsigned index = 0;
+      fn.walk([&](Operation *op) {
+        if (!isa<SpmmOp, SddmmOp>(op))
+          return;
+        std::string name = (fn.getName() + "_" + op->getName().stripDialect() +
+                            std::to_string(index++))
+                               .str();
+        if (failed(prepare(op, fn, name, symbols)))
+          failedAny = true;
+      });
+    }
+    files.clear();
+    if (failedAny)
+      signalPassFailure();
+  }
+
+  /// Prepares the tables of `op` (named `name` in the module) if its
+  /// schedule launches with any.
+  LogicalResult prepare(Operation *op, func::FuncOp fn, StringRef name,
+                        SymbolTable &symbols) {
+    if (op->hasAttr(attr::kPatternTables))
+      return success();
+    Value sparse = getScheduledSparseOperand(op);
+    if (!sparse || !hasIndexWidths32(sparse))
+      return success();
+    Builder b(op->getContext());
+    OperationState state(op->getLoc(), PatternTablesOp::getOperationName());
+    const std::string path = patternFile(sparse);
+    LogicalResult built = failure();
+    tablesName = name.str();
+    addedTable = false;
+    if (auto spmm = dyn_cast<SpmmOp>(op)) {
+      if (!spmm.getScheduleAttr())
+        return success();
+      built = spmmTables(spmm, path, b, state);
+    } else {
+      auto sddmm = cast<SddmmOp>(op);
+      if (!sddmm.getScheduleAttr())
+        return success();
+      built = sddmmTables(sddmm, path, b, state);
+    }
+    if (failed(built))
+      return failure();
+    if (!addedTable)
+      return success();
+    state.addAttribute(SymbolTable::getSymbolAttrName(), b.getStringAttr(name));
+    OpBuilder builder(fn);
+    auto tables = cast<PatternTablesOp>(builder.create(state));
+    symbols.insert(tables, Block::iterator(fn));
+    LLVM_DEBUG(llvm::dbgs() << "prepared " << tables.getSymName() << " for "
+                            << op->getName() << "\n");
+    op->setAttr(attr::kPatternTables, FlatSymbolRefAttr::get(tables.getSymNameAttr()));
+    return success();
+  }
+
+  /// The pattern of `path` (its transpose, with the permutation, when
+  /// `transposed`), read once per run; null after reporting at `op`.
+  const Pattern *read(Operation *op, Value sparse, const std::string &path,
+                      bool transposed) {
+    std::string key = transposed ? path + " (transposed)" : path;
+    if (auto it = files.find(key); it != files.end())
+      return it->second.get();
+    auto pattern = std::make_shared<Pattern>();
+    if (transposed) {
+      const Pattern *file = read(op, sparse, path, false);
+      if (!file)
+        return nullptr;
+      pattern->permutation.resize(std::max<int64_t>(file->csr.nnz, 1));
+      if (sopt_csr_transpose(&file->csr, &pattern->csr, pattern->permutation.data()) != 0) {
+        op->emitOpError("cannot transpose its sparsity pattern ") << path;
+        return nullptr;
+      }
+      pattern->permutation.resize(size_t(file->csr.nnz));
+    } else {
+      LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << path << "\n");
+      std::string error;
+      if (failed(readPatternFile(path, pattern->csr, error))) {
+        op->emitOpError("cannot read its sparsity pattern: ") << error;
+        return nullptr;
+      }
+      // The file holds the arrays the caller passes: a CSR operand's, or a
+      // CSC operand's transpose in CSR.
+      auto type = cast<RankedTensorType>(sparse.getType());
+      bool csc = getSparseFormat(type) == SparseFormat::CSC;
+      int64_t rows = type.getDimSize(csc ? 1 : 0), cols = type.getDimSize(csc ? 0 : 1);
+      if (pattern->csr.rows != rows || pattern->csr.cols != cols) {
+        op->emitOpError("has a sparsity pattern (")
+            << path << ") of " << pattern->csr.rows << "x" << pattern->csr.cols
+            << ", but its sparse operand's arrays are " << rows << "x" << cols;
+        return nullptr;
+      }
+    }
+    return (files[key] = std::move(pattern)).get();
+  }
+
+  /// The header of a tables op: the pattern `m` of `path` as the kernel
+  /// sees it.
+  void addHeader(const Pattern &m, const std::string &path, bool transposed, Builder &b,
+                 OperationState &state) {
+    state.addAttribute("pattern", b.getStringAttr(path));
+    if (transposed)
+      state.addAttribute("transposed", b.getUnitAttr());
+    state.addAttribute("rows", b.getI64IntegerAttr(m.csr.rows));
+    state.addAttribute("cols", b.getI64IntegerAttr(m.csr.cols));
+    state.addAttribute("nnz", b.getI64IntegerAttr(m.csr.nnz));
+  }
+
+  void addTable(OperationState &state, StringRef table, ArrayRef<int32_t> values,
+                Builder &b) {
+    std::string blob = (tablesName + "_" + table).str();
+    state.addAttribute(table, getTableAttr(b.getContext(), blob, values, inlineTableLimit));
+    addedTable = true;
+  }
+
+  LogicalResult spmmTables(SpmmOp op, const std::string &path, Builder &b,
+                           OperationState &state) {
+    ::sopt::SpmmSchedule s = toRuntimeSchedule(op.getScheduleAttr());
+    Value sparse = op.getSparseOperand();
+    // Dense × sparse runs as Sᵀ · Xᵀ: a CSR operand's file is transposed (a
+    // CSC operand's arrays are already Sᵀ's).
+    const bool transposed =
+        op.isDenseTimesSparse() &&
+        getSparseFormat(cast<RankedTensorType>(sparse.getType())) == SparseFormat::CSR;
+    const bool byLength = s.rowOrder == ::sopt::RowOrder::ByLength;
+    const bool segments = s.tiling == ::sopt::SpmmTiling::RowTiles && s.rowSegment > 0;
+    // (Row segments need by_length: the verifier says so.)
+    if (path.empty()) {
+      if (byLength)
+        return op.emitOpError("visits rows longest first (row_order = by_length), which "
+                              "needs the pattern at compile time: give the sparse "
+                              "function argument a sopt.sparsity_pattern file");
+      return success();
+    }
+    const Pattern *m = read(op, sparse, path, transposed);
+    if (!m)
+      return failure();
+    addHeader(*m, path, transposed, b, state);
+    std::vector<int32_t> order;
+    if (byLength || segments) {
+      order.resize(size_t(m->csr.rows));
+      sopt_csr_row_order(m->csr.positions, m->csr.rows, order.data());
+    }
+    if (byLength)
+      addTable(state, "row_order", order, b);
+    if (segments) {
+      int64_t longRows = 0;
+      const int64_t count = sopt_csr_row_segments(m->csr.positions, order.data(), m->csr.rows,
+                                                  s.rowSegment, &longRows, nullptr);
+      if (count > 0) {
+        std::vector<int32_t> table(2 * count + longRows + 1);
+        sopt_csr_row_segments(m->csr.positions, order.data(), m->csr.rows, s.rowSegment,
+                              &longRows, table.data());
+        addTable(state, "row_segments", table, b);
+        state.addAttribute("long_rows", b.getI64IntegerAttr(longRows));
+      }
+    }
+    if (transposed) {
+      addTable(state, "transpose_positions", m->positions(), b);
+      addTable(state, "transpose_coordinates", m->coordinates(), b);
+      addTable(state, "transpose_permutation", m->permutation, b);
+    }
+    return success();
+  }
+
+  LogicalResult sddmmTables(SddmmOp op, const std::string &path, Builder &b,
+                            OperationState &state) {
+    ::sopt::SddmmSchedule s = toRuntimeSchedule(op.getScheduleAttr());
+    const bool gathers = !op.getTransposeRhs() && !s.transposeRhsFirst;
+    const bool byLength = s.rowOrder == ::sopt::RowOrder::ByLength;
+    if (path.empty()) {
+      if (gathers && byLength)
+        return op.emitOpError("visits rows longest first (row_order = by_length), which "
+                              "needs the pattern at compile time: give the sparse "
+                              "function argument a sopt.sparsity_pattern file");
+      return success();
+    }
+    const Pattern *m = read(op, op.getPattern(), path, /*transposed=*/false);
+    if (!m)
+      return failure();
+    addHeader(*m, path, false, b, state);
+    const sopt_csr &c = m->csr;
+    if (gathers) {
+      if (byLength) {
+        std::vector<int32_t> order(size_t(c.rows));
+        sopt_csr_row_order(c.positions, c.rows, order.data());
+        addTable(state, "row_order", order, b);
+      }
+      return success();
+    }
+    if (s.tiling != ::sopt::SddmmTiling::DenseBlocks) {
+      addTable(state, "positions", m->positions(), b);
+      return success();
+    }
+    // Only the blocks holding entries where enough of them are empty (a
+    // banded pattern), else every row's window for every block.
+    const int block = s.blockSize;
+    const int64_t count = sopt_csr_occupied_blocks(c.positions, c.coordinates, c.rows, c.cols,
+                                                   block, nullptr);
+    if (c.nnz > 0 && ::sopt::launchesOccupiedBlocks(count, c.rows, c.cols, block)) {
+      std::vector<int32_t> blocks(count);
+      sopt_csr_occupied_blocks(c.positions, c.coordinates, c.rows, c.cols, block,
+                               blocks.data());
+      std::vector<int32_t> windows(2 * count * block);
+      sopt_csr_block_windows(c.positions, c.coordinates, c.rows, c.cols, block, blocks.data(),
+                             count, windows.data());
+      addTable(state, "occupied_blocks", blocks, b);
+      addTable(state, "occupied_windows", windows, b);
+      return success();
+    }
+    std::vector<int32_t> windows(sopt_csr_column_windows_size(c.rows, c.cols, block));
+    sopt_csr_column_windows(c.positions, c.coordinates, c.rows, c.cols, block, windows.data());
+    addTable(state, "column_windows", windows, b);
+    return success();
+  }
+
+  /// The name of the tables being built, which their blobs' names begin
+  /// with, and whether they hold any.
+  std::string tablesName;
+  bool addedTable = false;
+  /// Patterns by resolved path (" (transposed)" appended for a transpose).
+  llvm::StringMap<std::shared_ptr<Pattern>> files;
+};
+
+} // namespace
