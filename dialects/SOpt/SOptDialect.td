@@ -30,7 +30,7 @@ def SOpt_Dialect : Dialect {
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
-  // sopt.pattern_tables on a sparse product (PatternTables.cpp).
+  // sopt.pattern_tables on a sparse product (SparseEmission.cpp).
   let hasOperationAttrVerify = 1;
 }
 

@@ -1,14 +1,16 @@
-//===- PrepareSparseEmission.cpp - pattern tables of sparse launches ------===//
+//===- PrepareSparseEmission.cpp - sparse launches decided in IR ----------===//
 //
-// Reads each sopt.sparsity_pattern file once and holds, in a
-// sopt.pattern_tables op, the tables the launches of its scheduled products
-// read (row orders, row segments, column windows, occupied blocks, rows'
-// positions, a transpose), so that the CUDA emitter only prints them.
+// Decides how each scheduled sparse product is launched and records it in
+// the IR: its transposes, workspaces and amended schedule as a
+// #sopt.sparse_launch, and the tables its launch reads (row orders, row
+// segments, column windows, occupied blocks, rows' positions, a transpose),
+// prepared from its sopt.sparsity_pattern file, in a sopt.pattern_tables op.
+// The CUDA emitter then only prints them.
 //
 //===----------------------------------------------------------------------===//
 
 #include "sparse-opt/Analysis/SparseScheduling.h"
-#include "sparse-opt/Dialect/SOpt/PatternTables.h"
+#include "sparse-opt/Dialect/SOpt/SparseEmission.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
@@ -97,11 +99,11 @@ struct PrepareSparseEmissionPass
       signalPassFailure();
   }
 
-  /// Prepares the tables of `op` (named `name` in the module) if its
-  /// schedule launches with any.
+  /// Decides the launch of `op` and prepares its tables (named `name` in
+  /// the module) if it reads any.
   LogicalResult prepare(Operation *op, func::FuncOp fn, StringRef name,
                         SymbolTable &symbols) {
-    if (op->hasAttr(attr::kPatternTables))
+    if (op->hasAttr(attr::kSparseLaunch))
       return success();
     Value sparse = getScheduledSparseOperand(op);
     if (!sparse || !hasIndexWidths32(sparse))
@@ -109,21 +111,22 @@ struct PrepareSparseEmissionPass
     Builder b(op->getContext());
     OperationState state(op->getLoc(), PatternTablesOp::getOperationName());
     const std::string path = patternFile(sparse);
-    LogicalResult built = failure();
+    FailureOr<SparseLaunchAttr> launch = failure();
     tablesName = name.str();
     addedTable = false;
     if (auto spmm = dyn_cast<SpmmOp>(op)) {
       if (!spmm.getScheduleAttr())
         return success();
-      built = spmmTables(spmm, path, b, state);
+      launch = spmmLaunch(spmm, path, b, state);
     } else {
       auto sddmm = cast<SddmmOp>(op);
       if (!sddmm.getScheduleAttr())
         return success();
-      built = sddmmTables(sddmm, path, b, state);
+      launch = sddmmLaunch(sddmm, path, b, state);
     }
-    if (failed(built))
+    if (failed(launch))
       return failure();
+    op->setAttr(attr::kSparseLaunch, *launch);
     if (!addedTable)
       return success();
     state.addAttribute(SymbolTable::getSymbolAttrName(), b.getStringAttr(name));
@@ -195,15 +198,32 @@ struct PrepareSparseEmissionPass
     addedTable = true;
   }
 
-  LogicalResult spmmTables(SpmmOp op, const std::string &path, Builder &b,
-                           OperationState &state) {
+  /// The launch of `op`, and its tables in `state`.
+  FailureOr<SparseLaunchAttr> spmmLaunch(SpmmOp op, const std::string &path, Builder &b,
+                                         OperationState &state) {
     ::sopt::SpmmSchedule s = toRuntimeSchedule(op.getScheduleAttr());
     Value sparse = op.getSparseOperand();
-    // Dense × sparse runs as Sᵀ · Xᵀ: a CSR operand's file is transposed (a
-    // CSC operand's arrays are already Sᵀ's).
+    auto sparseType = cast<RankedTensorType>(sparse.getType());
+    const int64_t n = op.getScheduleColumns();
+    // Dense × sparse runs as Sᵀ · Xᵀ, C = Yᵀ: the kernel stores Y itself
+    // through the dense blocks' shared memory (coalesced either way) or when
+    // it writes one element per access anyway; with wider vectors a
+    // row-major Cᵀ and a tiled transpose are faster (docs/Sparse.md).
+    const bool denseTimesSparse = op.isDenseTimesSparse();
+    const bool stores = denseTimesSparse && (s.tiling == ::sopt::SpmmTiling::DenseBlocks ||
+                                             s.vectorWidth == 1);
+    const int64_t resultWorkspace =
+        denseTimesSparse && !stores ? sparseType.getDimSize(1) * n : 0;
+    // A CSR operand's file is transposed (a CSC operand's arrays are
+    // already Sᵀ's).
     const bool transposed =
-        op.isDenseTimesSparse() &&
-        getSparseFormat(cast<RankedTensorType>(sparse.getType())) == SparseFormat::CSR;
+        denseTimesSparse && getSparseFormat(sparseType) == SparseFormat::CSR;
+    int64_t segmentWorkspace = 0;
+    auto launch = [&] {
+      return SparseLaunchAttr::get(op.getContext(), stores, resultWorkspace,
+                                   transposed && path.empty(), segmentWorkspace, false, 0, 0,
+                                   0, false);
+    };
     const bool byLength = s.rowOrder == ::sopt::RowOrder::ByLength;
     const bool segments = s.tiling == ::sopt::SpmmTiling::RowTiles && s.rowSegment > 0;
     // (Row segments need by_length: the verifier says so.)
@@ -212,7 +232,7 @@ struct PrepareSparseEmissionPass
         return op.emitOpError("visits rows longest first (row_order = by_length), which "
                               "needs the pattern at compile time: give the sparse "
                               "function argument a sopt.sparsity_pattern file");
-      return success();
+      return launch();
     }
     const Pattern *m = read(op, sparse, path, transposed);
     if (!m)
@@ -235,6 +255,7 @@ struct PrepareSparseEmissionPass
                               &longRows, table.data());
         addTable(state, "row_segments", table, b);
         state.addAttribute("long_rows", b.getI64IntegerAttr(longRows));
+        segmentWorkspace = count * n;
       }
     }
     if (transposed) {
@@ -242,20 +263,51 @@ struct PrepareSparseEmissionPass
       addTable(state, "transpose_coordinates", m->coordinates(), b);
       addTable(state, "transpose_permutation", m->permutation, b);
     }
-    return success();
+    return launch();
   }
 
-  LogicalResult sddmmTables(SddmmOp op, const std::string &path, Builder &b,
-                            OperationState &state) {
+  /// The launch of `op`, and its tables in `state`.
+  FailureOr<SparseLaunchAttr> sddmmLaunch(SddmmOp op, const std::string &path, Builder &b,
+                                          OperationState &state) {
     ::sopt::SddmmSchedule s = toRuntimeSchedule(op.getScheduleAttr());
+    auto type = cast<RankedTensorType>(op.getPattern().getType());
+    const int64_t n = type.getDimSize(1);
+    const int64_t k = cast<RankedTensorType>(op.getLhs().getType()).getDimSize(1);
     const bool gathers = !op.getTransposeRhs() && !s.transposeRhsFirst;
     const bool byLength = s.rowOrder == ::sopt::RowOrder::ByLength;
+    // (A · B) ⊙ S with transpose_rhs_first: B[k, n] into a Bᵀ of n k
+    // elements, then the schedule as for (A · Bᵀ) ⊙ S.
+    const bool transposesRhs = !op.getTransposeRhs() && s.transposeRhsFirst;
+    const int64_t rhsWorkspace = transposesRhs ? n * k : 0;
+    s.transposeRhsFirst = false;
+    auto launch = [&](bool prepared) {
+      if (gathers)
+        return SparseLaunchAttr::get(op.getContext(), false, 0, false, 0, false, 0, 0, 0, false);
+      if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
+        // f32 64 x 64 blocks with prepared windows split B once per call
+        // into TF32 planes and take the TMA-fed kernel.
+        const int64_t planes =
+            prepared ? ::sopt::sddmmWorkspaceElements(
+                           s, n, k, type.getElementType().getIntOrFloatBitWidth() / 8)
+                     : 0;
+        return SparseLaunchAttr::get(op.getContext(), false, 0, false, 0, transposesRhs,
+                                     rhsWorkspace, std::max<int64_t>(planes, 0), 0, false);
+      }
+      // Without prepared positions a column panel has no order to take: S's
+      // order, in blocks of a plain launch's size (as runSddmm does).
+      const bool panels = s.columnPanel > 0 && prepared;
+      const int warps = s.columnPanel > 0 && !prepared
+                            ? std::min(s.tilesPerBlock, ::sopt::kMaxSparseThreadsPerBlock / 32)
+                            : s.tilesPerBlock;
+      return SparseLaunchAttr::get(op.getContext(), false, 0, false, 0, transposesRhs,
+                                   rhsWorkspace, 0, warps, panels);
+    };
     if (path.empty()) {
       if (gathers && byLength)
         return op.emitOpError("visits rows longest first (row_order = by_length), which "
                               "needs the pattern at compile time: give the sparse "
                               "function argument a sopt.sparsity_pattern file");
-      return success();
+      return launch(false);
     }
     const Pattern *m = read(op, op.getPattern(), path, /*transposed=*/false);
     if (!m)
@@ -268,11 +320,11 @@ struct PrepareSparseEmissionPass
         sopt_csr_row_order(c.positions, c.rows, order.data());
         addTable(state, "row_order", order, b);
       }
-      return success();
+      return launch(true);
     }
     if (s.tiling != ::sopt::SddmmTiling::DenseBlocks) {
       addTable(state, "positions", m->positions(), b);
-      return success();
+      return launch(true);
     }
     // Only the blocks holding entries where enough of them are empty (a
     // banded pattern), else every row's window for every block.
@@ -288,12 +340,12 @@ struct PrepareSparseEmissionPass
                              count, windows.data());
       addTable(state, "occupied_blocks", blocks, b);
       addTable(state, "occupied_windows", windows, b);
-      return success();
+      return launch(true);
     }
     std::vector<int32_t> windows(sopt_csr_column_windows_size(c.rows, c.cols, block));
     sopt_csr_column_windows(c.positions, c.coordinates, c.rows, c.cols, block, windows.data());
     addTable(state, "column_windows", windows, b);
-    return success();
+    return launch(true);
   }
 
   /// The name of the tables being built, which their blobs' names begin

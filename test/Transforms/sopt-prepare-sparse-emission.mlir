@@ -42,6 +42,9 @@ func.func @natural(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/pr
 // CHECK-SAME: long_rows = 1 : i64
 // CHECK-SAME: row_order = dense<[0, 1, 2]> : tensor<3xi32>
 // CHECK-SAME: row_segments = dense<[0, 0, 0, 0, 64, 128, 0, 3]> : tensor<8xi32>
+// CHECK-LABEL: func.func @segments
+// The partial sums of the 3 segments, 64 columns each.
+// CHECK: sopt.launch = #sopt.sparse_launch<segment_workspace = 192>
 func.func @segments(%w: tensor<3x200xf32, #CSR> {sopt.sparsity_pattern = "Inputs/prepare-long-row.smtx"},
                     %x: tensor<200x64xf32>) -> tensor<3x64xf32> {
   %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 2, vector_width = 2, row_order = by_length, row_segment = 64>} : tensor<3x200xf32, #CSR>, tensor<200x64xf32> -> tensor<3x64xf32>
@@ -56,6 +59,8 @@ func.func @segments(%w: tensor<3x200xf32, #CSR> {sopt.sparsity_pattern = "Inputs
 // CHECK-SAME: transpose_coordinates = dense<[1, 3, 0, 1, 3, 1]> : tensor<6xi32>
 // CHECK-SAME: transpose_permutation = dense<[1, 4, 0, 2, 5, 3]> : tensor<6xi32>
 // CHECK-SAME: transpose_positions = dense<[0, 1, 2, 3, 4, 5, 6]> : tensor<7xi32>
+// CHECK-LABEL: func.func @dense_times_csr
+// CHECK: sopt.launch = #sopt.sparse_launch<stores_transposed = true>, sopt.pattern_tables = @dense_times_csr_spmm0
 func.func @dense_times_csr(%x: tensor<3x4xf32>,
                            %s: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/prepare-tiny.smtx"}) -> tensor<3x6xf32> {
   %y = sopt.spmm %x, %s {schedule = #sopt.spmm_schedule<tile_columns = 4, threads_per_tile = 4, tiles_per_block = 8, vector_width = 1, row_order = natural>} : tensor<3x4xf32>, tensor<4x6xf32, #CSR> -> tensor<3x6xf32>
@@ -113,4 +118,47 @@ func.func @band(%q: tensor<40x64xf32>, %k: tensor<40x64xf32>,
 func.func @unknown(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>, %s: tensor<4x6xf32, #CSR>) -> tensor<4x6xf32, #CSR> {
   %d = sopt.sddmm %q, %k, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
   return %d : tensor<4x6xf32, #CSR>
+}
+
+// The launch decisions (#sopt.sparse_launch) of the products above.
+// CHECK-LABEL: func.func @launches
+// A gathered SDDMM, and an SpMM stored as it is: nothing beyond the schedule.
+// CHECK: sopt.spmm {{.*}}sopt.launch = #sopt.sparse_launch<>
+// Dense x sparse, vectors of 1: the kernel stores Y transposed itself.
+// CHECK: sopt.spmm {{.*}}sopt.launch = #sopt.sparse_launch<stores_transposed = true, transposes_sparse = true>
+// Vectors of 4: Cᵀ (8 x 64) in a workspace, then a tiled transpose; S is CSR
+// without a pattern: cuSPARSE transposes it on every call.
+// CHECK: sopt.spmm {{.*}}sopt.launch = #sopt.sparse_launch<result_workspace = 512, transposes_sparse = true>
+// (A · B) ⊙ S with transpose_rhs_first: B (64 x 48) into a Bᵀ of 3072 first.
+// CHECK: sopt.sddmm {{.*}}sopt.launch = #sopt.sparse_launch<transposes_rhs = true, rhs_workspace = 3072>
+// k = 0: still transposed (an empty workspace).
+// CHECK: sopt.sddmm {{.*}}sopt.launch = #sopt.sparse_launch<transposes_rhs = true, warps_per_block = 8>
+// A column panel without the pattern: S's order, 32 warps clamped to 8.
+// CHECK: sopt.sddmm {{.*}}sopt.launch = #sopt.sparse_launch<warps_per_block = 8>
+func.func @launches(%w: tensor<4x6xf32, #CSR>, %x: tensor<6x16xf32>,
+                    %xs: tensor<64x16xf32>, %sc: tensor<16x8xf32, #CSR>,
+                    %a: tensor<64x64xf32>, %b: tensor<64x48xf32>, %s: tensor<64x48xf32, #CSR>,
+                    %a0: tensor<8x0xf32>, %b0: tensor<0x16xf32>, %s0: tensor<8x16xf32, #CSR>,
+                    %q: tensor<4x64xf32>, %k: tensor<6x64xf32>, %t: tensor<4x6xf32, #CSR>)
+    -> (tensor<4x16xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x48xf32, #CSR>, tensor<8x16xf32, #CSR>, tensor<4x6xf32, #CSR>) {
+  %0 = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 16, threads_per_tile = 16, tiles_per_block = 4, vector_width = 1, row_order = natural>} : tensor<4x6xf32, #CSR>, tensor<6x16xf32> -> tensor<4x16xf32>
+  %1 = sopt.spmm %xs, %sc {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 32, tiles_per_block = 2, vector_width = 1, row_order = natural>} : tensor<64x16xf32>, tensor<16x8xf32, #CSR> -> tensor<64x8xf32>
+  %2 = sopt.spmm %xs, %sc {schedule = #sopt.spmm_schedule<tile_columns = 64, threads_per_tile = 16, tiles_per_block = 2, vector_width = 4, row_order = natural>} : tensor<64x16xf32>, tensor<16x8xf32, #CSR> -> tensor<64x8xf32>
+  %3 = sopt.sddmm %a, %b, %s {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural, transpose_rhs_first = true>} : tensor<64x64xf32>, tensor<64x48xf32>, tensor<64x48xf32, #CSR> -> tensor<64x48xf32, #CSR>
+  %4 = sopt.sddmm %a0, %b0, %s0 {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 1, tiles_per_block = 8, vector_width = 4, row_order = natural, transpose_rhs_first = true>} : tensor<8x0xf32>, tensor<0x16xf32>, tensor<8x16xf32, #CSR> -> tensor<8x16xf32, #CSR>
+  %5 = sopt.sddmm %q, %k, %t transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 2>} : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  return %0, %1, %2, %3, %4, %5 : tensor<4x16xf32>, tensor<64x8xf32>, tensor<64x8xf32>, tensor<64x48xf32, #CSR>, tensor<8x16xf32, #CSR>, tensor<4x6xf32, #CSR>
+}
+
+// With the pattern: the column panels are taken (32 warps a block), and f32
+// 64 x 64 dense blocks with prepared windows split B into TF32 planes.
+// CHECK-LABEL: func.func @launches_known
+// CHECK: sopt.sddmm {{.*}}sopt.launch = #sopt.sparse_launch<warps_per_block = 32, column_panels = true>
+// CHECK: sopt.sddmm {{.*}}sopt.launch = #sopt.sparse_launch<planes_workspace = {{[1-9][0-9]*}}>
+func.func @launches_known(%q: tensor<4x64xf32>, %k: tensor<6x64xf32>,
+                          %t: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "Inputs/prepare-tiny.smtx"})
+    -> (tensor<4x6xf32, #CSR>, tensor<4x6xf32, #CSR>) {
+  %0 = sopt.sddmm %q, %k, %t transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 32, vector_width = 4, row_order = natural, column_panel = 2>} : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  %1 = sopt.sddmm %q, %k, %t transpose_rhs {schedule = #sopt.sddmm_schedule<tiling = dense_blocks, tile_nonzeros = 32, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<4x64xf32>, tensor<6x64xf32>, tensor<4x6xf32, #CSR> -> tensor<4x6xf32, #CSR>
+  return %0, %1 : tensor<4x6xf32, #CSR>, tensor<4x6xf32, #CSR>
 }

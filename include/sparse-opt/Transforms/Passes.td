@@ -441,11 +441,20 @@ def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
 }
 
 def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::ModuleOp"> {
-  let summary = "Read each known sparsity pattern once and hold the tables its sparse products' launches need in the module";
+  let summary = "Decide how every scheduled SpMM and SDDMM is launched, and hold the tables prepared from known patterns in the module";
   let description = [{
-    Runs last, after `sopt-schedule-sparse`: for every scheduled `sopt.spmm`
-    and `sopt.sddmm` whose sparse operand is a function argument with a
-    `sopt.sparsity_pattern` file, reads the file (once per path; only a
+    Runs last, after `sopt-schedule-sparse`. Every scheduled `sopt.spmm` and
+    `sopt.sddmm` gets `sopt.launch = #sopt.sparse_launch<...>`: what its
+    launch does beyond the schedule, decided here rather than in the
+    emitter — whether a dense × sparse kernel stores `Y` transposed itself
+    or through a `Cᵀ` workspace and a tiled transpose, whether cuSPARSE
+    transposes a CSR operand on every call, the workspaces (long rows'
+    partial sums, `Bᵀ` for `transpose_rhs_first`, `B`'s TF32 planes), and
+    the SDDMM tiles' warps and column-panel order as amended when no
+    pattern is known.
+
+    For a product whose sparse operand is a function argument with a
+    `sopt.sparsity_pattern` file, the pass also reads the file (once per path; only a
     regular file of at most 4 GiB) and prepares, with the runtime's pattern
     functions (`sopt_csr_row_order`, `sopt_csr_row_segments`,
     `sopt_csr_column_windows`, `sopt_csr_occupied_blocks`,
@@ -466,8 +475,8 @@ def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::Module
     which the product names with `sopt.pattern_tables = @name`; the CUDA
     emitter prints them and never opens a pattern file. A schedule that
     needs the pattern (`by_length`, `row_segment`) without one is an error
-    here. A product already naming its tables is left alone, so the pass
-    may run again on its own output.
+    here. A product that already has a `sopt.launch` is left alone, so the
+    pass may run again on its own output.
 
     Before:
 
@@ -487,6 +496,7 @@ def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::Module
         rows = 4 : i64}
     func.func @linear(...) -> tensor<4x16xf32> {
       %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<...>,
+                             sopt.launch = #sopt.sparse_launch<>,
                              sopt.pattern_tables = @linear_spmm0} : ...
     ```
   }];

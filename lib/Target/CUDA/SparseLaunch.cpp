@@ -6,7 +6,7 @@
 #include "sparse-opt/Analysis/SparseScheduling.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
-#include "sparse-opt/Dialect/SOpt/PatternTables.h"
+#include "sparse-opt/Dialect/SOpt/SparseEmission.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
@@ -41,13 +41,14 @@ const char *tileOrderEnumerator(::sopt::TileOrder order) {
                                               : "sopt::TileOrder::ByRow";
 }
 
-/// Whether a dense x sparse product's kernel stores Y = Cᵀ itself: the
-/// dense-block kernel stores through shared memory (coalesced either way);
-/// the row kernel when it writes one element per access anyway (vector
-/// width 1); with wider vectors a row-major Cᵀ and a tiled transpose are
-/// faster (docs/Sparse.md).
-bool storesTransposed(const ::sopt::SpmmSchedule &s) {
-  return s.tiling == ::sopt::SpmmTiling::DenseBlocks || s.vectorWidth == 1;
+/// The launch sopt-prepare-sparse-emission decided for `op` (its
+/// #sopt.sparse_launch), or a located error when it has none.
+FailureOr<SparseLaunchAttr> getLaunch(Operation *op) {
+  if (SparseLaunchAttr launch = getSparseLaunch(op))
+    return launch;
+  return op->emitOpError("has a schedule but no '")
+         << attr::kSparseLaunch
+         << "' (#sopt.sparse_launch): run sopt-prepare-sparse-emission before the CUDA emitter";
 }
 
 /// Our kernels index CSR arrays with 32-bit integers.
@@ -144,10 +145,12 @@ LogicalResult emitRowOrder(Operation *op, const KnownPattern &pattern, ::sopt::R
 
 /// The long rows' segments of a row-tile schedule with `row_segment`
 /// (prepared with sopt_csr_row_segments over the row order, as `statics`)
-/// and a temporary for their partial sums (n columns each), as the
-/// expression of the sopt::RowSegments argument; empty when no row is that
-/// long (the tables hold none).
-LogicalResult emitRowSegments(Operation *op, const KnownPattern &pattern, int segment, int64_t n,
+/// and a temporary for their partial sums, as the
+/// expression of the sopt::RowSegments argument, its partial sums in a
+/// temporary of `workspace` floats; empty when no row is that long (the
+/// tables hold none).
+LogicalResult emitRowSegments(Operation *op, const KnownPattern &pattern, int segment,
+                              int64_t workspace,
                               StringRef name, const CsrExpressions &csr, SparseLaunchText &text,
                               std::string &argument) {
   argument.clear();
@@ -175,7 +178,7 @@ LogicalResult emitRowSegments(Operation *op, const KnownPattern &pattern, int se
           .str(),
       "segments were", table, pattern.nnz, csr, text);
   const std::string partials = name.str() + "_partials";
-  text.temporaries.push_back({partials, "float", std::to_string(count * n)});
+  text.temporaries.push_back({partials, "float", std::to_string(workspace)});
   argument = llvm::formatv("sopt::RowSegments{{{0}, {1}, {2}, {3}, {4}}", device, count,
                            longRows, segment, partials);
   return success();
@@ -317,16 +320,22 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
 
   SparseLaunchText text;
   std::string order;
-  // The tables prepared from the pattern file (sopt-prepare-sparse-emission).
+  // What sopt-prepare-sparse-emission decided, and the tables it prepared
+  // from the pattern file.
+  FailureOr<SparseLaunchAttr> decided = getLaunch(op);
+  if (failed(decided))
+    return failure();
   KnownPattern known(op);
   if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", a, text,
                           order)))
     return failure();
-  const bool storeTransposed = transposed && storesTransposed(s);
+  const bool storeTransposed = decided->getStoresTransposed();
   std::string out = c.str();
-  if (transposed && !storeTransposed) {
+  // Dense × sparse: Cᵀ stored row-major, then transposed into Y.
+  const bool resultWorkspace = transposed && !storeTransposed;
+  if (resultWorkspace) {
     out = tablePrefix.str() + "_ct";
-    text.temporaries.push_back({out, element, std::to_string(rows * n)});
+    text.temporaries.push_back({out, element, std::to_string(decided->getResultWorkspace())});
   }
   std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
                                      element, rows, inner, a.nnz, a.positions,
@@ -385,8 +394,8 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
     break;
   case ::sopt::SpmmTiling::RowTiles: {
     std::string segments;
-    if (failed(emitRowSegments(op, known, s.rowSegment, n, tablePrefix.str() + "_row_segments",
-                               a, text, segments)))
+    if (failed(emitRowSegments(op, known, s.rowSegment, decided->getSegmentWorkspace(),
+                               tablePrefix.str() + "_row_segments", a, text, segments)))
       return failure();
     // The segments follow the epilogue argument: the default one if none.
     if (!segments.empty())
@@ -406,7 +415,7 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   }
   }
   text.body += comment + "\n    SOPT_TRY((" + launch + "));\n";
-  if (transposed && !storeTransposed)
+  if (resultWorkspace)
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                out, rows, n, c);
   return text;
@@ -427,8 +436,11 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   // Sᵀ's values: nnz elements, allocated by the caller.
   text.temporaries.push_back({transposed.values, element, s.nnz});
 
+  FailureOr<SparseLaunchAttr> launch = getLaunch(op);
+  if (failed(launch))
+    return failure();
   KnownPattern known(op);
-  if (!hasPreparedTranspose(op)) {
+  if (launch->getTransposesSparse()) {
     // Unknown until run time: cuSPARSE transposes S on every call.
     text.temporaries.push_back({transposed.positions, "int32_t", std::to_string(cols + 1)});
     text.temporaries.push_back({transposed.coordinates, "int32_t", s.nnz});
@@ -457,6 +469,9 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   // Known at compile time: Sᵀ's positions and coordinates, and where each
   // of its values sits among S's, are tables here; each call only permutes
   // the values.
+  if (!hasPreparedTranspose(op))
+    return op.emitOpError("transposes its CSR operand with tables prepared at compile time, "
+                          "but names none: run sopt-prepare-sparse-emission");
   const int64_t nnz = known.nnz;
   std::string table;
   llvm::raw_string_ostream os(table);
@@ -498,9 +513,8 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
 }
 
 bool mlir::sopt::cuda::transposesAtRunTime(SpmmOp op) {
-  return op.getScheduleAttr() && op.isDenseTimesSparse() &&
-         getSparseFormat(op.getRhs().getType()) == SparseFormat::CSR &&
-         !hasPreparedTranspose(op);
+  SparseLaunchAttr launch = getSparseLaunch(op);
+  return op.getScheduleAttr() && launch && launch.getTransposesSparse();
 }
 
 std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
@@ -513,8 +527,8 @@ std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
                         ? "Sᵀ in CSR by cuSPARSE csr2csc on every call (pattern unknown)"
                         : "Sᵀ's pattern transposed at compile time, S's values permuted on "
                           "every call";
-  bool storeTransposed =
-      op.getScheduleAttr() && storesTransposed(toRuntimeSchedule(op.getScheduleAttr()));
+  SparseLaunchAttr launch = getSparseLaunch(op);
+  bool storeTransposed = launch && launch.getStoresTransposed();
   return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how + "; Xᵀ by a tiled transpose; " +
          (storeTransposed ? "the kernel stores Y transposed"
                           : "Cᵀ stored row-major, then a tiled transpose to Y");
@@ -538,9 +552,13 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   SparseLaunchText text;
   std::string matrix = csrMatrix(element, type, pattern);
   std::string epilogueArg = epilogue.empty() ? "" : ", " + epilogue.str();
-  // What the pattern file, if any, lets the generated code prepare.
+  // What sopt-prepare-sparse-emission decided, and the tables it prepared
+  // from the pattern file, if any.
+  FailureOr<SparseLaunchAttr> launch = getLaunch(op);
+  if (failed(launch))
+    return failure();
   KnownPattern known(op);
-  if (!op.getTransposeRhs() && !s.transposeRhsFirst) {
+  if (!op.getTransposeRhs() && !launch->getTransposesRhs()) {
     std::string order;
     if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", pattern,
                             text, order)))
@@ -557,16 +575,16 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     return text;
   }
   std::string rhsRows = rhs.str(); // B[n, k]
-  if (s.transposeRhsFirst) {
+  if (launch->getTransposesRhs()) {
     // (A · B) ⊙ S: B[k, n] copied into Bᵀ, then the transposed form's kernels.
     rhsRows = tablePrefix.str() + "_rhs_t";
-    text.temporaries.push_back({rhsRows, element, std::to_string(type.getDimSize(1) * k)});
+    text.temporaries.push_back(
+        {rhsRows, element, std::to_string(launch->getRhsWorkspace())});
     text.body += llvm::formatv("    // sopt.sddmm (A · B) ⊙ S: B ({0}x{1}) transposed into {2} "
                                "first\n",
                                k, type.getDimSize(1), rhsRows);
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                rhs, k, type.getDimSize(1), rhsRows);
-    s.transposeRhsFirst = false;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     // The occupied blocks with their own windows where some blocks are
@@ -591,10 +609,9 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
                       : std::string());
     std::string tail = epilogueAndTable(epilogueArg, windows);
     // f32 64 x 64 blocks with prepared windows split B once per call into a
-    // temporary (sddmmWorkspaceElements) and take the TMA-fed kernel.
-    const int64_t workspace = ::sopt::sddmmWorkspaceElements(
-        s, type.getDimSize(1), k, type.getElementType().getIntOrFloatBitWidth() / 8);
-    if (prepared && workspace > 0) {
+    // temporary and take the TMA-fed kernel.
+    const int64_t workspace = launch->getPlanesWorkspace();
+    if (workspace > 0) {
       std::string name = tablePrefix.str() + "_b_planes";
       text.temporaries.push_back({name, element, std::to_string(workspace)});
       tail += ", " + name;
@@ -617,12 +634,9 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   // At least one vector per lane: with k = 0 the kernel then sums nothing.
   int64_t vectorsPerLane = std::max<int64_t>(1, (k + lanesTimesVector - 1) / lanesTimesVector);
-  // Without the pattern a column panel has no order to take: S's order, in
-  // blocks of the usual size (as runSddmm does).
-  const bool panels = s.columnPanel > 0 && prepared;
-  const int warps = s.columnPanel > 0 && !prepared
-                        ? std::min(s.tilesPerBlock, ::sopt::kMaxSparseThreadsPerBlock / 32)
-                        : s.tilesPerBlock;
+  // Column panels only with prepared positions; the warps as amended then.
+  const bool panels = launch->getColumnPanels();
+  const int warps = launch->getWarpsPerBlock();
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
       "nonzeros, {4} per nonzero, vectors of {5}, {6} warps per block, {8}\n",

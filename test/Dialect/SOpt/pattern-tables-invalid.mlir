@@ -37,3 +37,22 @@ func.func @not_a_product(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = sopt.exp %x {sopt.pattern_tables = @tables} : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+func.func @launch_kind(%w: tensor<4x6xf32, #CSR>, %x: tensor<6x16xf32>) -> tensor<4x16xf32> {
+  // expected-error @+1 {{'sopt.launch' must be a #sopt.sparse_launch}}
+  %y = sopt.spmm %w, %x {sopt.launch = 1 : i64} : tensor<4x6xf32, #CSR>, tensor<6x16xf32> -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
+
+// -----
+
+// expected-error @+1 {{rhs_workspace is for transposes_rhs}}
+func.func private @launch_rhs() attributes {launch = #sopt.sparse_launch<rhs_workspace = 16>}
+
+// -----
+
+// expected-error @+1 {{warps_per_block must be 0 to 32, got 64}}
+func.func private @launch_warps() attributes {launch = #sopt.sparse_launch<warps_per_block = 64>}

@@ -1,6 +1,6 @@
-//===- PatternTables.cpp - sopt.pattern_tables and its reference ---------===//
+//===- SparseEmission.cpp - sopt.pattern_tables, #sopt.sparse_launch -----===//
 
-#include "sparse-opt/Dialect/SOpt/PatternTables.h"
+#include "sparse-opt/Dialect/SOpt/SparseEmission.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -15,6 +15,10 @@ PatternTablesOp mlir::sopt::getPatternTables(Operation *product) {
     return nullptr;
   return dyn_cast_or_null<PatternTablesOp>(
       SymbolTable::lookupNearestSymbolFrom(product, ref));
+}
+
+SparseLaunchAttr mlir::sopt::getSparseLaunch(Operation *product) {
+  return product->getAttrOfType<SparseLaunchAttr>(attr::kSparseLaunch);
 }
 
 std::vector<int32_t> mlir::sopt::getTableValues(ElementsAttr table) {
@@ -94,18 +98,42 @@ LogicalResult PatternTablesOp::verify() {
   return success();
 }
 
+LogicalResult SparseLaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                       bool storesTransposed, int64_t resultWorkspace,
+                                       bool transposesSparse, int64_t segmentWorkspace,
+                                       bool transposesRhs, int64_t rhsWorkspace,
+                                       int64_t planesWorkspace,
+                                       int warpsPerBlock, bool columnPanels) {
+  if (resultWorkspace < 0 || segmentWorkspace < 0 || rhsWorkspace < 0 || planesWorkspace < 0)
+    return emitError() << "a workspace of a negative number of elements";
+  if (rhsWorkspace > 0 && !transposesRhs)
+    return emitError() << "rhs_workspace is for transposes_rhs";
+  if (storesTransposed && resultWorkspace > 0)
+    return emitError() << "stores_transposed needs no result_workspace";
+  // A block of 32 warps is the most CUDA runs.
+  if (warpsPerBlock < 0 || warpsPerBlock > 32)
+    return emitError() << "warps_per_block must be 0 to 32, got " << warpsPerBlock;
+  if (columnPanels && warpsPerBlock == 0)
+    return emitError() << "column_panels is for an SDDMM tiles launch (warps_per_block > 0)";
+  return success();
+}
+
 LogicalResult SOptDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {
-  if (attribute.getName() != attr::kPatternTables)
+  StringAttr name = attribute.getName();
+  if (name != attr::kPatternTables && name != attr::kSparseLaunch)
     return success();
   if (!isa<SpmmOp, SddmmOp>(op))
-    return op->emitOpError("'") << attr::kPatternTables
-                                << "' is for a sopt.spmm or sopt.sddmm";
+    return op->emitOpError("'") << name.getValue() << "' is for a sopt.spmm or sopt.sddmm";
+  if (name == attr::kSparseLaunch) {
+    if (!isa<SparseLaunchAttr>(attribute.getValue()))
+      return op->emitOpError("'") << name.getValue() << "' must be a #sopt.sparse_launch";
+    return success();
+  }
   auto ref = dyn_cast<FlatSymbolRefAttr>(attribute.getValue());
   if (!ref)
-    return op->emitOpError("'") << attr::kPatternTables
-                                << "' must name a sopt.pattern_tables op (@name)";
+    return op->emitOpError("'") << name.getValue() << "' must name a sopt.pattern_tables op (@name)";
   if (!isa_and_nonnull<PatternTablesOp>(SymbolTable::lookupNearestSymbolFrom(op, ref)))
-    return op->emitOpError("'") << attr::kPatternTables << "' names " << ref
+    return op->emitOpError("'") << name.getValue() << "' names " << ref
                                 << ", which is not a sopt.pattern_tables op";
   return success();
 }

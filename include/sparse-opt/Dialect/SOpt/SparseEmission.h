@@ -1,14 +1,15 @@
-//===- PatternTables.h - tables prepared from known patterns ----*- C++ -*-===//
+//===- SparseEmission.h - what a sparse product's launch reads -*- C++ -*-===//
 //
-// A scheduled sparse product whose pattern is known at compile time names
-// its sopt.pattern_tables op (the tables sopt-prepare-sparse-emission read
-// from the pattern file) with the attribute below; the CUDA emitter prints
-// those tables and never opens the file.
+// sopt-prepare-sparse-emission decides how each scheduled sparse product is
+// launched and records it on the product: its #sopt.sparse_launch (the
+// transposes, workspaces and amended schedule) and, for a pattern known at
+// compile time, the sopt.pattern_tables op read from the pattern file. The
+// CUDA emitter prints what these say and never opens the file.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SPARSE_OPT_DIALECT_SOPT_PATTERNTABLES_H
-#define SPARSE_OPT_DIALECT_SOPT_PATTERNTABLES_H
+#ifndef SPARSE_OPT_DIALECT_SOPT_SPARSEEMISSION_H
+#define SPARSE_OPT_DIALECT_SOPT_SPARSEEMISSION_H
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
@@ -23,7 +24,12 @@ namespace attr {
 /// On a scheduled sopt.spmm or sopt.sddmm: the sopt.pattern_tables op
 /// (a flat symbol reference) prepared for it.
 inline constexpr llvm::StringLiteral kPatternTables = "sopt.pattern_tables";
+/// On a scheduled sopt.spmm or sopt.sddmm: its #sopt.sparse_launch.
+inline constexpr llvm::StringLiteral kSparseLaunch = "sopt.launch";
 } // namespace attr
+
+/// The launch decisions of `product`, or null when none were made.
+SparseLaunchAttr getSparseLaunch(Operation *product);
 
 /// The tables `product` names, or null when it names none.
 PatternTablesOp getPatternTables(Operation *product);
@@ -40,4 +46,4 @@ ElementsAttr getTableAttr(MLIRContext *context, llvm::StringRef blobName,
 
 } // namespace mlir::sopt
 
-#endif // SPARSE_OPT_DIALECT_SOPT_PATTERNTABLES_H
+#endif // SPARSE_OPT_DIALECT_SOPT_SPARSEEMISSION_H
