@@ -30,8 +30,20 @@ def SOpt_Dialect : Dialect {
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
-  // sopt.pattern_tables on a sparse product (SparseEmission.cpp).
+  // sopt.pattern_tables and sopt.launch on a sparse product
+  // (SparseEmission.cpp).
   let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The pattern files read in this context, kept by
+    /// sparse-opt/Analysis/SparseScheduling.h so that each is read once per
+    /// compile; opaque to the dialect.
+    std::shared_ptr<void> &getPatternFileCache() { return patternFileCache; }
+
+  private:
+    std::shared_ptr<void> patternFileCache;
+
+  public:
+  }];
 }
 
 //===----------------------------------------------------------------------===//

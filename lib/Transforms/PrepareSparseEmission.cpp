@@ -38,19 +38,17 @@ using namespace mlir::sopt;
 
 namespace {
 
-/// A pattern as read (or transposed) once per run, freed with this.
+/// A pattern as the kernel sees it: the file as read (once per compile,
+/// loadPatternFile), or its transpose.
 struct Pattern {
-  sopt_csr csr{};
+  std::shared_ptr<const PatternFile> matrix;
   /// For a transposed pattern: the file's entry each entry comes from.
   std::vector<int32_t> permutation;
-  Pattern() = default;
-  Pattern(const Pattern &) = delete;
-  Pattern &operator=(const Pattern &) = delete;
-  ~Pattern() { sopt_csr_free(&csr); }
+  const sopt_csr &csr() const { return matrix->csr; }
   ArrayRef<int32_t> positions() const {
-    return {csr.positions, size_t(csr.rows + 1)};
+    return {csr().positions, size_t(csr().rows + 1)};
   }
-  ArrayRef<int32_t> coordinates() const { return {csr.coordinates, size_t(csr.nnz)}; }
+  ArrayRef<int32_t> coordinates() const { return {csr().coordinates, size_t(csr().nnz)}; }
 };
 
 /// The file of a sparse function argument's sopt.sparsity_pattern, resolved;
@@ -140,7 +138,8 @@ struct PrepareSparseEmissionPass
   }
 
   /// The pattern of `path` (its transpose, with the permutation, when
-  /// `transposed`), read once per run; null after reporting at `op`.
+  /// `transposed`), read once per compile and transposed once per run; null
+  /// after reporting at `op`.
   const Pattern *read(Operation *op, Value sparse, const std::string &path,
                       bool transposed) {
     std::string key = transposed ? path + " (transposed)" : path;
@@ -151,16 +150,19 @@ struct PrepareSparseEmissionPass
       const Pattern *file = read(op, sparse, path, false);
       if (!file)
         return nullptr;
-      pattern->permutation.resize(std::max<int64_t>(file->csr.nnz, 1));
-      if (sopt_csr_transpose(&file->csr, &pattern->csr, pattern->permutation.data()) != 0) {
+      auto t = std::make_shared<PatternFile>();
+      pattern->permutation.resize(std::max<int64_t>(file->csr().nnz, 1));
+      if (sopt_csr_transpose(&file->csr(), &t->csr, pattern->permutation.data()) != 0) {
         op->emitOpError("cannot transpose its sparsity pattern ") << path;
         return nullptr;
       }
-      pattern->permutation.resize(size_t(file->csr.nnz));
+      pattern->permutation.resize(size_t(file->csr().nnz));
+      pattern->matrix = std::move(t);
     } else {
-      LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << path << "\n");
+      LLVM_DEBUG(llvm::dbgs() << "loading sparsity pattern " << path << "\n");
       std::string error;
-      if (failed(readPatternFile(path, pattern->csr, error))) {
+      pattern->matrix = loadPatternFile(op->getContext(), path, error);
+      if (!pattern->matrix) {
         op->emitOpError("cannot read its sparsity pattern: ") << error;
         return nullptr;
       }
@@ -169,9 +171,9 @@ struct PrepareSparseEmissionPass
       auto type = cast<RankedTensorType>(sparse.getType());
       bool csc = getSparseFormat(type) == SparseFormat::CSC;
       int64_t rows = type.getDimSize(csc ? 1 : 0), cols = type.getDimSize(csc ? 0 : 1);
-      if (pattern->csr.rows != rows || pattern->csr.cols != cols) {
+      if (pattern->csr().rows != rows || pattern->csr().cols != cols) {
         op->emitOpError("has a sparsity pattern (")
-            << path << ") of " << pattern->csr.rows << "x" << pattern->csr.cols
+            << path << ") of " << pattern->csr().rows << "x" << pattern->csr().cols
             << ", but its sparse operand's arrays are " << rows << "x" << cols;
         return nullptr;
       }
@@ -186,9 +188,9 @@ struct PrepareSparseEmissionPass
     state.addAttribute("pattern", b.getStringAttr(path));
     if (transposed)
       state.addAttribute("transposed", b.getUnitAttr());
-    state.addAttribute("rows", b.getI64IntegerAttr(m.csr.rows));
-    state.addAttribute("cols", b.getI64IntegerAttr(m.csr.cols));
-    state.addAttribute("nnz", b.getI64IntegerAttr(m.csr.nnz));
+    state.addAttribute("rows", b.getI64IntegerAttr(m.csr().rows));
+    state.addAttribute("cols", b.getI64IntegerAttr(m.csr().cols));
+    state.addAttribute("nnz", b.getI64IntegerAttr(m.csr().nnz));
   }
 
   void addTable(OperationState &state, StringRef table, ArrayRef<int32_t> values,
@@ -240,18 +242,18 @@ struct PrepareSparseEmissionPass
     addHeader(*m, path, transposed, b, state);
     std::vector<int32_t> order;
     if (byLength || segments) {
-      order.resize(size_t(m->csr.rows));
-      sopt_csr_row_order(m->csr.positions, m->csr.rows, order.data());
+      order.resize(size_t(m->csr().rows));
+      sopt_csr_row_order(m->csr().positions, m->csr().rows, order.data());
     }
     if (byLength)
       addTable(state, "row_order", order, b);
     if (segments) {
       int64_t longRows = 0;
-      const int64_t count = sopt_csr_row_segments(m->csr.positions, order.data(), m->csr.rows,
+      const int64_t count = sopt_csr_row_segments(m->csr().positions, order.data(), m->csr().rows,
                                                   s.rowSegment, &longRows, nullptr);
       if (count > 0) {
         std::vector<int32_t> table(2 * count + longRows + 1);
-        sopt_csr_row_segments(m->csr.positions, order.data(), m->csr.rows, s.rowSegment,
+        sopt_csr_row_segments(m->csr().positions, order.data(), m->csr().rows, s.rowSegment,
                               &longRows, table.data());
         addTable(state, "row_segments", table, b);
         state.addAttribute("long_rows", b.getI64IntegerAttr(longRows));
@@ -313,7 +315,7 @@ struct PrepareSparseEmissionPass
     if (!m)
       return failure();
     addHeader(*m, path, false, b, state);
-    const sopt_csr &c = m->csr;
+    const sopt_csr &c = m->csr();
     if (gathers) {
       if (byLength) {
         std::vector<int32_t> order(size_t(c.rows));

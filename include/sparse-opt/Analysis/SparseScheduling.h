@@ -12,6 +12,7 @@
 #define SPARSE_OPT_ANALYSIS_SPARSESCHEDULING_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
@@ -19,6 +20,7 @@
 #include "sparse-opt/Runtime/SparseSchedule.h"
 
 #include <cstdint>
+#include <memory>
 
 #include <string>
 
@@ -54,11 +56,28 @@ inline constexpr uint64_t kMaxPatternFileBytes = uint64_t(4) << 30;
 LogicalResult readPatternFile(llvm::StringRef path, sopt_csr &csr,
                               std::string &error);
 
-/// The row statistics of the CSR pattern in `path` (.mtx or .smtx, read with
-/// sopt_csr_read), with its rows and columns; of its transpose (the column
-/// statistics, rows and columns swapped) when `transposed`. On failure, sets
-/// `error` to the reader's "<path>:<line>: <message>".
-LogicalResult readPatternStats(llvm::StringRef path,
+/// A pattern as read, or transposed: its CSR arrays, freed with this.
+struct PatternFile {
+  sopt_csr csr{};
+  PatternFile() = default;
+  PatternFile(const PatternFile &) = delete;
+  PatternFile &operator=(const PatternFile &) = delete;
+  ~PatternFile() { sopt_csr_free(&csr); }
+};
+
+/// The pattern in `path` (readPatternFile), read once per compile: kept
+/// with `context` (in the sopt dialect) for every pass after the first that
+/// asks, and read again only when the file's size or modification time
+/// changed. Null on failure, with `error` set as readPatternFile sets it.
+std::shared_ptr<const PatternFile> loadPatternFile(MLIRContext *context,
+                                                   llvm::StringRef path,
+                                                   std::string &error);
+
+/// The row statistics of the CSR pattern in `path` (loadPatternFile), with
+/// its rows and columns; of its transpose (the column statistics, rows and
+/// columns swapped) when `transposed`. On failure, sets `error` to the
+/// reader's "<path>:<line>: <message>".
+LogicalResult readPatternStats(MLIRContext *context, llvm::StringRef path,
                                ::sopt::SparsityStats &stats,
                                std::string &error, bool transposed = false);
 
