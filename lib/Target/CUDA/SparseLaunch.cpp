@@ -3,12 +3,10 @@
 #include "SparseLaunch.h"
 #include "CudaSyntax.h"
 
-#include "sparse-opt/Analysis/SparseScheduling.h"
-#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
-#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseEmission.h"
+#include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
