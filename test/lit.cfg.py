@@ -7,6 +7,7 @@
 #   cuda-multi-gpu  two CUDA GPUs or more are visible (one host).
 #   dlmc-data the DLMC matrices are beside the checkout or at $SOPT_DLMC_DIR
 #             (../shared/data/dlmc, substituted as %dlmc_dir).
+#   strace    strace is installed (tests counting the files a compile opens).
 #   mtx-data  the SuiteSparse Matrix Market files are beside the checkout or at
 #             $SOPT_MTX_DIR (../shared/data/matrix-market, as %mtx_dir).
 # GPU tests say `REQUIRES: cuda-gpu` and report UNSUPPORTED elsewhere.
@@ -74,6 +75,10 @@ def add_data_dir(feature, variable, name, substitution):
         config.available_features.add(feature)
     config.substitutions.append((substitution, path))
 
+
+# strace: tests that count the files a compile opens.
+if shutil.which("strace"):
+    config.available_features.add("strace")
 
 add_data_dir("dlmc-data", "SOPT_DLMC_DIR", "dlmc", "%dlmc_dir")
 add_data_dir("mtx-data", "SOPT_MTX_DIR", "matrix-market", "%mtx_dir")

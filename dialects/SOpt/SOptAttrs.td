@@ -329,4 +329,53 @@ def SOpt_SddmmScheduleAttr : AttrDef<SOpt_Dialect, "SddmmSchedule"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+def SOpt_SparseLaunchAttr : AttrDef<SOpt_Dialect, "SparseLaunch"> {
+  let mnemonic = "sparse_launch";
+  let summary = "how a scheduled sparse product is launched: its transposes, workspaces and amended schedule";
+  let description = [{
+    Set by `sopt-prepare-sparse-emission` on every scheduled `sopt.spmm` and
+    `sopt.sddmm` (`sopt.launch = #sopt.sparse_launch<...>`): what the CUDA
+    emitter launches beyond the schedule, decided from the schedule, the
+    operand shapes and the tables prepared from a known pattern. Fields at
+    their defaults are not printed.
+
+    - `stores_transposed` (dense × sparse SpMM, run as `Sᵀ · Xᵀ`): the
+      kernel stores `Y = Cᵀ` itself (dense blocks, or one element per
+      access); else `result_workspace` elements hold `Cᵀ` row-major and a
+      tiled transpose writes `Y`.
+    - `transposes_sparse` (dense × CSR SpMM without a known pattern):
+      cuSPARSE's csr2csc makes `Sᵀ` on every call (with the pattern known,
+      the `sopt.pattern_tables` hold the transpose).
+    - `segment_workspace`: f32 elements of the long rows' partial sums
+      (`row_segment`, as many segments as the tables list, times `n`).
+    - `transposes_rhs`, `rhs_workspace` (SDDMM `(A · B) ⊙ S` with
+      `transpose_rhs_first`): `B` is copied into `rhs_workspace` elements
+      of `Bᵀ` first and the `transpose_rhs` kernels run on it.
+    - `planes_workspace` (SDDMM `dense_blocks` with prepared windows):
+      elements of `B` split into TF32 parts and remainders, for the kernel
+      fed by the tensor memory accelerator.
+    - `warps_per_block`, `column_panels` (SDDMM tiles): the warps each
+      block runs, and whether the tiles take the entries in column-panel
+      order; without prepared positions a schedule's `column_panel` is
+      dropped and its warps clamped to a plain block's.
+
+    ```mlir
+    sopt.launch = #sopt.sparse_launch<stores_transposed = true>
+    sopt.launch = #sopt.sparse_launch<transposes_rhs = true, rhs_workspace = 6144, warps_per_block = 2>
+    ```
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"bool", "false", "dense x sparse: the kernel stores Y transposed">:$stores_transposed,
+    DefaultValuedParameter<"int64_t", "0", "elements of the Cᵀ workspace (0: none)">:$result_workspace,
+    DefaultValuedParameter<"bool", "false", "dense x CSR: Sᵀ by cuSPARSE on every call">:$transposes_sparse,
+    DefaultValuedParameter<"int64_t", "0", "f32 elements of the row segments' partial sums">:$segment_workspace,
+    DefaultValuedParameter<"bool", "false", "SDDMM (A · B) ⊙ S: B copied into Bᵀ first">:$transposes_rhs,
+    DefaultValuedParameter<"int64_t", "0", "elements of the Bᵀ workspace">:$rhs_workspace,
+    DefaultValuedParameter<"int64_t", "0", "elements of B's TF32 planes (0: none)">:$planes_workspace,
+    DefaultValuedParameter<"int", "0", "SDDMM tiles: warps per block (0: not a tiles launch)">:$warps_per_block,
+    DefaultValuedParameter<"bool", "false", "SDDMM tiles in column-panel order">:$column_panels);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // SOPT_ATTRS_TD

@@ -30,8 +30,20 @@ def SOpt_Dialect : Dialect {
   let dependentDialects = ["::mlir::sparse_tensor::SparseTensorDialect"];
   let hasConstantMaterializer = 1;
   let useDefaultAttributePrinterParser = 1;
-  // The fusion passes' marks (FusionAnnotations.h).
+  // The fusion passes' marks (FusionAnnotations.cpp) and a sparse product's
+  // sopt.pattern_tables and sopt.launch (SparseEmission.cpp).
   let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The pattern files read in this context, kept by
+    /// sparse-opt/Analysis/SparseScheduling.h so that each is read once per
+    /// compile; opaque to the dialect.
+    std::shared_ptr<void> &getPatternFileCache() { return patternFileCache; }
+
+  private:
+    std::shared_ptr<void> patternFileCache;
+
+  public:
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 
 include "SOpt/SOptDialect.td"
 include "SOpt/SOptAttrs.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
@@ -582,6 +583,65 @@ def SOpt_YieldOp : SOpt_Op<"yield", [Terminator, ReturnLike,
   let arguments = (ins Variadic<AnyRankedTensor>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
   let builders = [OpBuilder<(ins), [{ /* nothing */ }]>];
+}
+
+//===----------------------------------------------------------------------===//
+// Tables prepared for emission
+//===----------------------------------------------------------------------===//
+
+// Not Pure: a module-level table has no uses but must stay while a product
+// names it.
+def SOpt_PatternTablesOp : Op<SOpt_Dialect, "pattern_tables",
+    [Symbol, HasParent<"::mlir::ModuleOp">]> {
+  let summary = "tables a sparse product's launch reads, prepared from a pattern known at compile time";
+  let description = [{
+    What `sopt-prepare-sparse-emission` prepares, once, from the pattern file
+    (`sopt.sparsity_pattern`) of one scheduled `sopt.spmm` or `sopt.sddmm`,
+    which names it with `sopt.pattern_tables = @name`. Every table is a 1-D
+    `i32` tensor (`dense<...>`, or `dense_resource<...>` above the pass's
+    inline limit) describing the CSR matrix the kernel runs on: the file's
+    pattern (`pattern`, the resolved path), transposed for a dense × CSR
+    product (`transposed`), of `rows` x `cols` and `nnz` entries. The CUDA
+    emitter prints each as a static array, uploaded once per device and
+    guarded by the caller's nnz.
+
+    - `row_order`: the rows longest first (`sopt_csr_row_order`), `rows`
+      entries.
+    - `row_segments`, `long_rows`: the long rows' segments
+      (`sopt_csr_row_segments` for the schedule's `row_segment`).
+    - `column_windows`: where each row reaches each block of the SDDMM's
+      `block_size` columns (`sopt_csr_column_windows`).
+    - `occupied_blocks`, `occupied_windows`: the dense blocks holding
+      entries (`sopt_csr_occupied_blocks`) and their rows' windows
+      (`sopt_csr_block_windows`), when launching only those pays.
+    - `positions`: the rows' positions (`rows + 1`), from which the SDDMM
+      tiles' entry rows (and column-panel order) are made on the device.
+    - `transpose_positions`, `transpose_coordinates`,
+      `transpose_permutation`: the matrix in CSR (the file transposed,
+      `sopt_csr_transpose`) and, for each of its entries, the file's entry
+      it comes from; each call permutes the caller's values.
+
+    ```mlir
+    sopt.pattern_tables @linear_spmm0 of "/data/w.smtx" {cols = 6 : i64,
+        nnz = 6 : i64, row_order = dense<[1, 3, 0, 2]> : tensor<4xi32>,
+        rows = 4 : i64}
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$pattern,
+                       UnitAttr:$transposed, I64Attr:$rows, I64Attr:$cols,
+                       I64Attr:$nnz,
+                       OptionalAttr<ElementsAttr>:$row_order,
+                       OptionalAttr<ElementsAttr>:$row_segments,
+                       OptionalAttr<I64Attr>:$long_rows,
+                       OptionalAttr<ElementsAttr>:$column_windows,
+                       OptionalAttr<ElementsAttr>:$occupied_blocks,
+                       OptionalAttr<ElementsAttr>:$occupied_windows,
+                       OptionalAttr<ElementsAttr>:$positions,
+                       OptionalAttr<ElementsAttr>:$transpose_positions,
+                       OptionalAttr<ElementsAttr>:$transpose_coordinates,
+                       OptionalAttr<ElementsAttr>:$transpose_permutation);
+  let assemblyFormat = "$sym_name `of` $pattern (`transposed` $transposed^)? attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif // SOPT_OPS_TD

@@ -38,6 +38,8 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   schedule.spmm = !options.cusparse;
   pm.addPass(createScheduleSparse(schedule));
   pm.addPass(createFuseSparseEpilogues());
+  // Last: the tables the sparse launches read, from each pattern file once.
+  pm.addPass(createPrepareSparseEmission());
 }
 
 void sopt::registerSparseOptPipelines() {

@@ -157,7 +157,8 @@ struct ScheduleSparsePass
       LLVM_DEBUG(llvm::dbgs() << "reading sparsity pattern " << resolved
                               << (transposed ? ", transposed" : "") << "\n");
       file.ok = succeeded(
-          readPatternStats(resolved, file.stats, file.error, transposed));
+          readPatternStats(&getContext(), resolved, file.stats, file.error,
+                           transposed));
     }
     if (!file.ok) {
       InFlightDiagnostic diag = emitError(arg.getLoc())

@@ -12,10 +12,15 @@
 #define SPARSE_OPT_ANALYSIS_SPARSESCHEDULING_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
+#include "sparse-opt/Runtime/SparseIO.h"
 #include "sparse-opt/Runtime/SparseSchedule.h"
+
+#include <cstdint>
+#include <memory>
 
 #include <string>
 
@@ -37,11 +42,42 @@ bool schedulesTranspose(Operation *op);
 ::sopt::SparsityStats getShapeStats(RankedTensorType type,
                                     bool transposed = false);
 
-/// The row statistics of the CSR pattern in `path` (.mtx or .smtx, read with
-/// sopt_csr_read), with its rows and columns; of its transpose (the column
-/// statistics, rows and columns swapped) when `transposed`. On failure, sets
-/// `error` to the reader's "<path>:<line>: <message>".
-LogicalResult readPatternStats(llvm::StringRef path,
+/// The largest pattern file read, in bytes: the reader holds the whole
+/// pattern in memory, and 4 GiB of text is some hundreds of millions of
+/// entries, far past any pattern compiled into tables.
+inline constexpr uint64_t kMaxPatternFileBytes = uint64_t(4) << 30;
+
+/// Reads the pattern file `path` (.mtx or .smtx, sopt_csr_read) into `csr`,
+/// which the caller frees (sopt_csr_free). Only a regular file of at most
+/// kMaxPatternFileBytes is read: a device node or a FIFO named as a pattern
+/// would otherwise be read until the compiler is killed. On failure sets
+/// `error` to the reader's "<path>:<line>: <message>" (line 0 for the file
+/// as a whole).
+LogicalResult readPatternFile(llvm::StringRef path, sopt_csr &csr,
+                              std::string &error);
+
+/// A pattern as read, or transposed: its CSR arrays, freed with this.
+struct PatternFile {
+  sopt_csr csr{};
+  PatternFile() = default;
+  PatternFile(const PatternFile &) = delete;
+  PatternFile &operator=(const PatternFile &) = delete;
+  ~PatternFile() { sopt_csr_free(&csr); }
+};
+
+/// The pattern in `path` (readPatternFile), read once per compile: kept
+/// with `context` (in the sopt dialect) for every pass after the first that
+/// asks, and read again only when the file's size or modification time
+/// changed. Null on failure, with `error` set as readPatternFile sets it.
+std::shared_ptr<const PatternFile> loadPatternFile(MLIRContext *context,
+                                                   llvm::StringRef path,
+                                                   std::string &error);
+
+/// The row statistics of the CSR pattern in `path` (loadPatternFile), with
+/// its rows and columns; of its transpose (the column statistics, rows and
+/// columns swapped) when `transposed`. On failure, sets `error` to the
+/// reader's "<path>:<line>: <message>".
+LogicalResult readPatternStats(MLIRContext *context, llvm::StringRef path,
                                ::sopt::SparsityStats &stats,
                                std::string &error, bool transposed = false);
 

@@ -442,4 +442,71 @@ def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }
 
+def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::ModuleOp"> {
+  let summary = "Decide how every scheduled SpMM and SDDMM is launched, and hold the tables prepared from known patterns in the module";
+  let description = [{
+    Runs last, after `sopt-schedule-sparse`. Every scheduled `sopt.spmm` and
+    `sopt.sddmm` gets `sopt.launch = #sopt.sparse_launch<...>`: what its
+    launch does beyond the schedule, decided here rather than in the
+    emitter — whether a dense × sparse kernel stores `Y` transposed itself
+    or through a `Cᵀ` workspace and a tiled transpose, whether cuSPARSE
+    transposes a CSR operand on every call, the workspaces (long rows'
+    partial sums, `Bᵀ` for `transpose_rhs_first`, `B`'s TF32 planes), and
+    the SDDMM tiles' warps and column-panel order as amended when no
+    pattern is known.
+
+    For a product whose sparse operand is a function argument with a
+    `sopt.sparsity_pattern` file, the pass also reads the file (once per path; only a
+    regular file of at most 4 GiB) and prepares, with the runtime's pattern
+    functions (`sopt_csr_row_order`, `sopt_csr_row_segments`,
+    `sopt_csr_column_windows`, `sopt_csr_occupied_blocks`,
+    `sopt_csr_block_windows`, `sopt_csr_transpose`), exactly the tables the
+    product's schedule launches with:
+
+    - SpMM: the row order (`row_order = by_length`), the long rows'
+      segments (`row_segment`; none when no row is that long) and, for a
+      dense × CSR product, the pattern's transpose and the permutation of
+      its values (the tables then describe `Sᵀ`, `transposed`);
+    - SDDMM: the row order (gathered columns, `by_length`), the dense
+      blocks' column windows, or the occupied blocks and their windows
+      where launching only those pays (`dense_blocks`), the rows'
+      positions (tiles: each entry's row and the column-panel order are
+      made from them on the device).
+
+    The tables go into one `sopt.pattern_tables` op before the function,
+    which the product names with `sopt.pattern_tables = @name`; the CUDA
+    emitter prints them and never opens a pattern file. A schedule that
+    needs the pattern (`by_length`, `row_segment`) without one is an error
+    here. A product that already has a `sopt.launch` is left alone, so the
+    pass may run again on its own output.
+
+    Before:
+
+    ```mlir
+    func.func @linear(%w: tensor<4x6xf32, #CSR> {sopt.sparsity_pattern = "w.smtx"},
+                      %x: tensor<6x16xf32>) -> tensor<4x16xf32> {
+      %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<tile_columns = 16,
+          threads_per_tile = 16, tiles_per_block = 4, vector_width = 1,
+          row_order = by_length>} : ...
+    ```
+
+    After:
+
+    ```mlir
+    sopt.pattern_tables @linear_spmm0 of "/data/w.smtx" {cols = 6 : i64,
+        nnz = 6 : i64, row_order = dense<[1, 3, 0, 2]> : tensor<4xi32>,
+        rows = 4 : i64}
+    func.func @linear(...) -> tensor<4x16xf32> {
+      %y = sopt.spmm %w, %x {schedule = #sopt.spmm_schedule<...>,
+                             sopt.launch = #sopt.sparse_launch<>,
+                             sopt.pattern_tables = @linear_spmm0} : ...
+    ```
+  }];
+  let options = [
+    Option<"inlineTableLimit", "inline-table-limit", "int64_t", "64",
+           "Tables of up to this many values are written inline (dense<...>), larger ones as dense_resource blobs">
+  ];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
 #endif // SPARSE_OPT_TRANSFORMS_PASSES_TD

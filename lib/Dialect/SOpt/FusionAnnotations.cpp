@@ -11,6 +11,7 @@
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptDialect.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "AttributeVerifiers.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -66,8 +67,7 @@ bool isSharedSlot(Attribute a) {
 
 } // namespace
 
-LogicalResult SOptDialect::verifyOperationAttribute(Operation *op,
-                                                    NamedAttribute named) {
+LogicalResult sopt::verifyFusionAnnotation(Operation *op, NamedAttribute named) {
   StringRef name = named.getName().getValue();
   Attribute value = named.getValue();
   if (name == attr::kGroup)
@@ -118,7 +118,5 @@ LogicalResult SOptDialect::verifyOperationAttribute(Operation *op,
       name == attr::kResidentBlocks || name == attr::kSparseEpilogue)
     return failure(failed(verifyOnFusion(op, named)) ||
                    failed(verifyNonNegativeInteger(op, named)));
-  // Other `sopt.*` attributes (the sparse passes') are checked where they
-  // are read.
   return success();
 }

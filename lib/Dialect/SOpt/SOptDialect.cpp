@@ -7,6 +7,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 
+#include "AttributeVerifiers.h"
+
 using namespace mlir;
 using namespace mlir::sopt;
 
@@ -32,4 +34,10 @@ Operation *SOptDialect::materializeConstant(OpBuilder &builder, Attribute value,
   if (!elements || elements.getType() != type)
     return nullptr;
   return ConstantOp::create(builder, loc, type, elements);
+}
+
+LogicalResult SOptDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute named) {
+  return failure(failed(verifyFusionAnnotation(op, named)) ||
+                 failed(verifySparseEmissionAttribute(op, named)));
 }

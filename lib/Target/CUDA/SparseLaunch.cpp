@@ -3,14 +3,10 @@
 #include "SparseLaunch.h"
 #include "CudaSyntax.h"
 
-#include "sparse-opt/Analysis/SparseScheduling.h"
-#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
+#include "sparse-opt/Dialect/SOpt/SparseEmission.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
-#include "sparse-opt/Runtime/CsrTranspose.h"
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -43,13 +39,14 @@ const char *tileOrderEnumerator(::sopt::TileOrder order) {
                                               : "sopt::TileOrder::ByRow";
 }
 
-/// Whether a dense x sparse product's kernel stores Y = Cᵀ itself: the
-/// dense-block kernel stores through shared memory (coalesced either way);
-/// the row kernel when it writes one element per access anyway (vector
-/// width 1); with wider vectors a row-major Cᵀ and a tiled transpose are
-/// faster (docs/Sparse.md).
-bool storesTransposed(const ::sopt::SpmmSchedule &s) {
-  return s.tiling == ::sopt::SpmmTiling::DenseBlocks || s.vectorWidth == 1;
+/// The launch sopt-prepare-sparse-emission decided for `op` (its
+/// #sopt.sparse_launch), or a located error when it has none.
+FailureOr<SparseLaunchAttr> getLaunch(Operation *op) {
+  if (SparseLaunchAttr launch = getSparseLaunch(op))
+    return launch;
+  return op->emitOpError("has a schedule but no '")
+         << attr::kSparseLaunch
+         << "' (#sopt.sparse_launch): run sopt-prepare-sparse-emission before the CUDA emitter";
 }
 
 /// Our kernels index CSR arrays with 32-bit integers.
@@ -68,69 +65,32 @@ LogicalResult checkIndexWidths(Operation *op, Value sparse) {
                          "crdWidth = 32); drop the schedule to use cuSPARSE");
 }
 
-/// The file holding the pattern of `sparse`, when it is a function argument
-/// with sopt.sparsity_pattern; empty otherwise.
-std::string patternFile(Value sparse) {
-  auto arg = dyn_cast<BlockArgument>(sparse);
-  if (!arg)
-    return "";
-  auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  if (!fn)
-    return "";
-  auto path = fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), attr::kSparsityPattern);
-  return path ? resolvePatternPath(path.getValue(), fn.getLoc()) : "";
-}
-
-/// Reads the pattern file `path` into `m`, transposed when `transposed`.
-LogicalResult readPattern(Operation *op, const std::string &path, bool transposed,
-                          sopt_csr &m) {
-  char error[1024] = {0};
-  if (sopt_csr_read(path.c_str(), &m, error, sizeof error) != 0)
-    return op->emitOpError("cannot read its sparsity pattern: ") << error;
-  if (!transposed)
-    return success();
-  sopt_csr t{};
-  int status = sopt_csr_transpose(&m, &t, nullptr);
-  sopt_csr_free(&m);
-  if (status != 0)
-    return op->emitOpError("cannot transpose its sparsity pattern ") << path;
-  m = t;
-  return success();
-}
-
-/// The pattern file of a sparse argument (sopt.sparsity_pattern), read at
-/// compile time once per launch and freed with this; `path` empty when it
-/// has none.
+/// The tables sopt-prepare-sparse-emission prepared for a product from its
+/// pattern file (sopt.pattern_tables), or none (`known()` false).
 struct KnownPattern {
+  // An op handle is a value, but its accessors are not const.
+  mutable PatternTablesOp tables;
   std::string path;
   bool transposed = false;
-  sopt_csr csr{};
-  KnownPattern() = default;
-  KnownPattern(const KnownPattern &) = delete;
-  KnownPattern &operator=(const KnownPattern &) = delete;
-  ~KnownPattern() { sopt_csr_free(&csr); }
+  int64_t rows = 0, cols = 0, nnz = 0;
 
-  /// Reads the file of `sparse` (its transpose with `transposed`), if any.
-  LogicalResult read(Operation *op, Value sparse, bool transpose) {
-    path = patternFile(sparse);
-    transposed = transpose;
-    return path.empty() ? success() : readPattern(op, path, transposed, csr);
+  explicit KnownPattern(Operation *product) : tables(getPatternTables(product)) {
+    if (!tables)
+      return;
+    path = tables.getPattern().str();
+    transposed = tables.getTransposed();
+    rows = tables.getRows();
+    cols = tables.getCols();
+    nnz = tables.getNnz();
   }
-  bool known() const { return !path.empty(); }
-
-  /// The rows longest first (sopt_csr_row_order), computed on first use:
-  /// the row order and the row segments both need it.
-  const std::vector<int32_t> &rowOrder() {
-    if (order.size() != size_t(csr.rows)) {
-      order.resize(size_t(csr.rows));
-      sopt_csr_row_order(csr.positions, csr.rows, order.data());
-    }
-    return order;
-  }
-
-private:
-  std::vector<int32_t> order;
+  bool known() const { return static_cast<bool>(tables); }
 };
+
+/// Whether the tables of a dense × CSR product hold its pattern's transpose.
+bool hasPreparedTranspose(SpmmOp op) {
+  KnownPattern known(op);
+  return known.known() && known.tables.getTransposePositions().has_value();
+}
 
 /// A table prepared from a pattern at compile time: `values` as a static
 /// array (`comment` above it), copied to each device on its first call there
@@ -161,50 +121,51 @@ std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
 
 /// The row order of the schedule as `statics` + the expression of the device
 /// pointer (nullptr for rows in order), and a guard that the caller passes
-/// the pattern the order was prepared for (`pattern`: read for a pattern
-/// file's transpose for dense × sparse).
-LogicalResult emitRowOrder(Operation *op, KnownPattern &pattern, ::sopt::RowOrder order,
+/// the pattern the order was prepared for (`pattern`: prepared from a
+/// pattern file's transpose for dense × sparse).
+LogicalResult emitRowOrder(Operation *op, const KnownPattern &pattern, ::sopt::RowOrder order,
                            StringRef name, const CsrExpressions &csr, SparseLaunchText &text,
                            std::string &pointer) {
   pointer = "nullptr";
   if (order == ::sopt::RowOrder::Natural)
     return success();
-  if (!pattern.known())
-    return op->emitOpError("visits rows longest first (row_order = by_length), which "
-                           "needs the pattern at compile time: give the sparse "
-                           "function argument a sopt.sparsity_pattern file");
+  if (!pattern.known() || !pattern.tables.getRowOrder())
+    return op->emitOpError("visits rows longest first (row_order = by_length) but names no "
+                           "prepared row order: run sopt-prepare-sparse-emission, with a "
+                           "sopt.sparsity_pattern file on the sparse function argument");
   pointer = emitPatternTable(
       name,
       "// Rows of " + pattern.path + (pattern.transposed ? " transposed" : "") +
           ", longest first.",
-      "order was", pattern.rowOrder(), pattern.csr.nnz, csr, text);
+      "order was", getTableValues(*pattern.tables.getRowOrder()), pattern.nnz, csr, text);
   return success();
 }
 
 /// The long rows' segments of a row-tile schedule with `row_segment`
-/// (sopt_csr_row_segments over the row order, for the pattern known at
-/// compile time, as `statics`) and a temporary for their partial sums (n
-/// columns each), as the expression of the sopt::RowSegments argument;
-/// empty when no row is that long.
-LogicalResult emitRowSegments(Operation *op, KnownPattern &pattern, int segment, int64_t n,
+/// (prepared with sopt_csr_row_segments over the row order, as `statics`)
+/// and a temporary for their partial sums, as the
+/// expression of the sopt::RowSegments argument, its partial sums in a
+/// temporary of `workspace` floats; empty when no row is that long (the
+/// tables hold none).
+LogicalResult emitRowSegments(Operation *op, const KnownPattern &pattern, int segment,
+                              int64_t workspace,
                               StringRef name, const CsrExpressions &csr, SparseLaunchText &text,
                               std::string &argument) {
   argument.clear();
   if (segment <= 0)
     return success();
   if (!pattern.known())
-    return op->emitOpError("cuts long rows into segments (row_segment), which needs the "
-                           "pattern at compile time: give the sparse function argument a "
-                           "sopt.sparsity_pattern file");
-  const sopt_csr &m = pattern.csr;
-  const std::vector<int32_t> &order = pattern.rowOrder();
-  int64_t longRows = 0;
-  const int64_t count =
-      sopt_csr_row_segments(m.positions, order.data(), m.rows, segment, &longRows, nullptr);
-  if (count == 0)
+    return op->emitOpError("cuts long rows into segments (row_segment) but names no prepared "
+                           "tables: run sopt-prepare-sparse-emission, with a "
+                           "sopt.sparsity_pattern file on the sparse function argument");
+  std::optional<ElementsAttr> segments = pattern.tables.getRowSegments();
+  if (!segments)
     return success();
-  std::vector<int32_t> table(2 * count + longRows + 1);
-  sopt_csr_row_segments(m.positions, order.data(), m.rows, segment, &longRows, table.data());
+  std::vector<int32_t> table = getTableValues(*segments);
+  const int64_t longRows = *pattern.tables.getLongRows();
+  // The table: the segments' rows and first entries (count + count + 1),
+  // then each long row's first segment.
+  const int64_t count = (int64_t(table.size()) - longRows - 1) / 2;
   std::string device = emitPatternTable(
       name,
       llvm::formatv("// The {0} rows of {1}{2} longer than {3} nonzeros, in {4} segments of at "
@@ -213,90 +174,83 @@ LogicalResult emitRowSegments(Operation *op, KnownPattern &pattern, int segment,
                     longRows, pattern.path, pattern.transposed ? " transposed" : "", segment,
                     count)
           .str(),
-      "segments were", table, m.nnz, csr, text);
+      "segments were", table, pattern.nnz, csr, text);
   const std::string partials = name.str() + "_partials";
-  text.temporaries.push_back({partials, "float", std::to_string(count * n)});
+  text.temporaries.push_back({partials, "float", std::to_string(workspace)});
   argument = llvm::formatv("sopt::RowSegments{{{0}, {1}, {2}, {3}, {4}}", device, count,
                            longRows, segment, partials);
   return success();
 }
 
 /// Where the rows of an SDDMM pattern known at compile time reach each
-/// block of `block` columns (sopt_csr_column_windows), as `statics` + the
-/// expression of the device pointer, uploaded on first use like the row
-/// order; nullptr (the blocks search their rows) without a pattern file.
+/// block of `block` columns (prepared with sopt_csr_column_windows), as
+/// `statics` + the expression of the device pointer, uploaded on first use
+/// like the row order; nullptr (the blocks search their rows) without them.
 std::string emitColumnWindows(const KnownPattern &pattern, int block, StringRef name,
                               const CsrExpressions &csr, SparseLaunchText &text) {
-  if (!pattern.known())
+  if (!pattern.known() || !pattern.tables.getColumnWindows())
     return "nullptr";
-  const sopt_csr &m = pattern.csr;
-  std::vector<int32_t> windows(sopt_csr_column_windows_size(m.rows, m.cols, block));
-  sopt_csr_column_windows(m.positions, m.coordinates, m.rows, m.cols, block, windows.data());
   return emitPatternTable(name,
                           "// Where the rows of " + pattern.path + " reach each block of " +
                               std::to_string(block) + " columns\n// (sopt_csr_column_windows).",
-                          "windows were", windows, m.nnz, csr, text);
+                          "windows were", getTableValues(*pattern.tables.getColumnWindows()),
+                          pattern.nnz, csr, text);
 }
 
 /// The blocks of `block` x `block` holding entries of an SDDMM pattern known
-/// at compile time (sopt_csr_occupied_blocks), as `statics` + the expression
-/// of the sopt::OccupiedBlocks argument that launches only them, and their
-/// rows' column windows (sopt_csr_block_windows) as `statics` + the device
-/// pointer's expression in `windows`; both empty when the pattern is not
-/// known or fills every block (a banded pattern, such as a sliding-window
-/// attention mask, leaves most of them empty).
+/// at compile time (prepared with sopt_csr_occupied_blocks), as `statics` +
+/// the expression of the sopt::OccupiedBlocks argument that launches only
+/// them, and their rows' column windows (sopt_csr_block_windows) as
+/// `statics` + the device pointer's expression in `windows`; both empty
+/// when the tables hold none (the pattern is not known or fills enough
+/// blocks: a banded pattern, such as a sliding-window attention mask,
+/// leaves most of them empty).
 std::string emitOccupiedBlocks(const KnownPattern &pattern, int block, StringRef name,
                                const CsrExpressions &csr, SparseLaunchText &text,
                                std::string &windows) {
   windows.clear();
-  if (!pattern.known())
+  if (!pattern.known() || !pattern.tables.getOccupiedBlocks())
     return "";
-  const sopt_csr &m = pattern.csr;
-  const int64_t count =
-      sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, nullptr);
-  if (m.nnz == 0 || !::sopt::launchesOccupiedBlocks(count, m.rows, m.cols, block))
-    return "";
-  const int64_t all = (m.rows + block - 1) / block * ((m.cols + block - 1) / block);
-  std::vector<int32_t> blocks(count);
-  sopt_csr_occupied_blocks(m.positions, m.coordinates, m.rows, m.cols, block, blocks.data());
+  std::vector<int32_t> blocks = getTableValues(*pattern.tables.getOccupiedBlocks());
+  const int64_t count = int64_t(blocks.size());
+  const int64_t columnBlocks = (pattern.cols + block - 1) / block;
+  const int64_t all = (pattern.rows + block - 1) / block * columnBlocks;
   std::string table = emitPatternTable(
       name,
       llvm::formatv("// The {0} of {1} blocks of {2}x{2} that hold entries of {3}\n// "
                     "(sopt_csr_occupied_blocks: row block * {4} + column block).",
-                    count, all, block, pattern.path, (m.cols + block - 1) / block)
+                    count, all, block, pattern.path, columnBlocks)
           .str(),
-      "occupied blocks were", blocks, m.nnz, csr, text);
-  std::vector<int32_t> listedWindows(2 * count * block);
-  sopt_csr_block_windows(m.positions, m.coordinates, m.rows, m.cols, block, blocks.data(), count,
-                         listedWindows.data());
+      "occupied blocks were", blocks, pattern.nnz, csr, text);
   windows = emitPatternTable(
       (name + "_windows").str(),
       llvm::formatv("// Where the rows of each of those blocks reach its columns\n// "
                     "(sopt_csr_block_windows: first entry and end, {0} rows a block).",
                     block)
           .str(),
-      "windows were", listedWindows, m.nnz, csr, text);
+      "windows were", getTableValues(*pattern.tables.getOccupiedWindows()), pattern.nnz, csr,
+      text);
   return llvm::formatv("sopt::OccupiedBlocks{{{0}, {1}}", table, count).str();
 }
 
 /// The row of every entry of an SDDMM pattern known at compile time, as the
-/// expression of a device pointer: the pattern's row positions are a static
-/// table, expanded into each entry's row on the host and copied to each
-/// device on its first call there (sopt::DeviceTable::entryRows), after a guard
-/// that the caller passes a pattern of the compiled nnz; nullptr (the tiles
-/// search the positions) without a pattern file. The positions rather than
-/// the rows themselves: a table of nnz integers would dwarf the rest of the
-/// source.
+/// expression of a device pointer: the pattern's row positions (prepared)
+/// are a static table, expanded into each entry's row on the host and
+/// copied to each device on its first call there
+/// (sopt::DeviceTable::entryRows), after a guard that the caller passes a
+/// pattern of the compiled nnz; nullptr (the tiles search the positions)
+/// without them. The positions rather than the rows themselves: a table of
+/// nnz integers would dwarf the rest of the source.
 std::string emitEntryRows(const KnownPattern &pattern, StringRef name,
                           const CsrExpressions &csr, SparseLaunchText &text) {
-  if (!pattern.known())
+  if (!pattern.known() || !pattern.tables.getPositions())
     return "nullptr";
   std::string table;
   llvm::raw_string_ostream os(table);
   os << "// Where each row of " << pattern.path << " starts among its entries.\n"
      << "static const int32_t " << name << "_positions_host[] = {";
-  for (int64_t i = 0; i <= pattern.csr.rows; ++i)
-    os << (i % 16 == 0 ? "\n    " : " ") << pattern.csr.positions[i] << ",";
+  for (auto [i, v] : llvm::enumerate(getTableValues(*pattern.tables.getPositions())))
+    os << (i % 16 == 0 ? "\n    " : " ") << v << ",";
   os << "\n};\nstatic sopt::DeviceTable " << name << "_device;\n\n";
   text.statics += table;
   text.body += llvm::formatv(
@@ -305,7 +259,7 @@ std::string emitEntryRows(const KnownPattern &pattern, StringRef name,
       "      return cudaErrorInvalidValue;\n"
       "    const int32_t *{0} = nullptr;\n"
       "    SOPT_TRY({0}_device.entryRows({0}_positions_host, {4}, &{0}));\n",
-      name, pattern.csr.nnz, csr.nnz, pattern.path, pattern.csr.rows);
+      name, pattern.nnz, csr.nnz, pattern.path, pattern.rows);
   return name.str();
 }
 
@@ -322,8 +276,7 @@ std::string emitPanelOrder(const KnownPattern &pattern, int64_t panel, StringRef
       "    // {3}'s entries by panels of {2} columns, read once from the caller's columns.\n"
       "    const int32_t *{0} = nullptr;\n"
       "    SOPT_TRY({0}_device.panelOrder({1}_positions_host, {4}, {5}, {2}, {6}, &{0}));\n",
-      name, positionsTable, panel, pattern.path, pattern.csr.rows, pattern.csr.cols,
-      csr.coordinates);
+      name, positionsTable, panel, pattern.path, pattern.rows, pattern.cols, csr.coordinates);
   return name.str();
 }
 
@@ -365,22 +318,22 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
 
   SparseLaunchText text;
   std::string order;
-  // A pattern file holds the arrays passed: a CSC operand's are already Sᵀ's.
-  const bool transposeFile =
-      transposed && getSparseFormat(sparseType) == SparseFormat::CSR;
-  // The pattern file, read once for the row order and the row segments.
-  KnownPattern known;
-  if ((s.rowOrder != ::sopt::RowOrder::Natural || s.rowSegment > 0) &&
-      failed(known.read(op, sparse, transposeFile)))
+  // What sopt-prepare-sparse-emission decided, and the tables it prepared
+  // from the pattern file.
+  FailureOr<SparseLaunchAttr> decided = getLaunch(op);
+  if (failed(decided))
     return failure();
+  KnownPattern known(op);
   if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", a, text,
                           order)))
     return failure();
-  const bool storeTransposed = transposed && storesTransposed(s);
+  const bool storeTransposed = decided->getStoresTransposed();
   std::string out = c.str();
-  if (transposed && !storeTransposed) {
+  // Dense × sparse: Cᵀ stored row-major, then transposed into Y.
+  const bool resultWorkspace = transposed && !storeTransposed;
+  if (resultWorkspace) {
     out = tablePrefix.str() + "_ct";
-    text.temporaries.push_back({out, element, std::to_string(rows * n)});
+    text.temporaries.push_back({out, element, std::to_string(decided->getResultWorkspace())});
   }
   std::string matrix = llvm::formatv("sopt::CsrMatrix<{0}>{{{1}, {2}, {3}, {4}, {5}, {6}}",
                                      element, rows, inner, a.nnz, a.positions,
@@ -439,8 +392,8 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
     break;
   case ::sopt::SpmmTiling::RowTiles: {
     std::string segments;
-    if (failed(emitRowSegments(op, known, s.rowSegment, n, tablePrefix.str() + "_row_segments",
-                               a, text, segments)))
+    if (failed(emitRowSegments(op, known, s.rowSegment, decided->getSegmentWorkspace(),
+                               tablePrefix.str() + "_row_segments", a, text, segments)))
       return failure();
     // The segments follow the epilogue argument: the default one if none.
     if (!segments.empty())
@@ -460,7 +413,7 @@ mlir::sopt::cuda::emitSpmmLaunch(SpmmOp op, const CsrExpressions &a, StringRef b
   }
   }
   text.body += comment + "\n    SOPT_TRY((" + launch + "));\n";
-  if (transposed && !storeTransposed)
+  if (resultWorkspace)
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                out, rows, n, c);
   return text;
@@ -481,8 +434,11 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   // Sᵀ's values: nnz elements, allocated by the caller.
   text.temporaries.push_back({transposed.values, element, s.nnz});
 
-  std::string path = patternFile(sparse);
-  if (path.empty()) {
+  FailureOr<SparseLaunchAttr> launch = getLaunch(op);
+  if (failed(launch))
+    return failure();
+  KnownPattern known(op);
+  if (launch->getTransposesSparse()) {
     // Unknown until run time: cuSPARSE transposes S on every call.
     text.temporaries.push_back({transposed.positions, "int32_t", std::to_string(cols + 1)});
     text.temporaries.push_back({transposed.coordinates, "int32_t", s.nnz});
@@ -511,35 +467,29 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
   // Known at compile time: Sᵀ's positions and coordinates, and where each
   // of its values sits among S's, are tables here; each call only permutes
   // the values.
-  sopt_csr m{};
-  if (failed(readPattern(op, path, /*transposed=*/false, m)))
-    return failure();
-  sopt_csr t{};
-  std::vector<int32_t> permutation(std::max<int64_t>(m.nnz, 1));
-  int status = sopt_csr_transpose(&m, &t, permutation.data());
-  const int64_t nnz = m.nnz;
-  sopt_csr_free(&m);
-  if (status != 0)
-    return op.emitOpError("cannot transpose its sparsity pattern ") << path;
+  if (!hasPreparedTranspose(op))
+    return op.emitOpError("transposes its CSR operand with tables prepared at compile time, "
+                          "but names none: run sopt-prepare-sparse-emission");
+  const int64_t nnz = known.nnz;
   std::string table;
   llvm::raw_string_ostream os(table);
-  auto writeArray = [&](StringRef what, const int32_t *data, int64_t count) {
+  auto writeArray = [&](StringRef what, ElementsAttr values) {
     os << "static const int32_t " << prefix << "_" << what << "_host[] = {";
-    for (int64_t i = 0; i < count; ++i)
-      os << (i % 16 == 0 ? "\n    " : " ") << data[i] << ",";
-    if (count == 0)
+    std::vector<int32_t> data = getTableValues(values);
+    for (auto [i, v] : llvm::enumerate(data))
+      os << (i % 16 == 0 ? "\n    " : " ") << v << ",";
+    if (data.empty())
       os << "0";
     os << "\n};\n";
   };
-  os << "// " << path << " transposed (Sᵀ in CSR, " << t.rows << "x" << t.cols
+  os << "// " << known.path << " transposed (Sᵀ in CSR, " << known.rows << "x" << known.cols
      << "): positions, coordinates, and the entry of S each entry of Sᵀ comes from.\n";
-  writeArray("positions", t.positions, t.rows + 1);
-  writeArray("coordinates", t.coordinates, nnz);
-  writeArray("permutation", permutation.data(), nnz);
+  writeArray("positions", *known.tables.getTransposePositions());
+  writeArray("coordinates", *known.tables.getTransposeCoordinates());
+  writeArray("permutation", *known.tables.getTransposePermutation());
   for (StringRef what : {"positions", "coordinates", "permutation"})
     os << "static sopt::DeviceTable " << prefix << "_" << what << "_device;\n";
   os << "\n";
-  sopt_csr_free(&t);
   text.statics += table;
   // Each copied to a device on its first call there.
   text.body += llvm::formatv(
@@ -561,9 +511,8 @@ mlir::sopt::cuda::emitCsrTranspose(SpmmOp op, const CsrExpressions &s, StringRef
 }
 
 bool mlir::sopt::cuda::transposesAtRunTime(SpmmOp op) {
-  return op.getScheduleAttr() && op.isDenseTimesSparse() &&
-         getSparseFormat(op.getRhs().getType()) == SparseFormat::CSR &&
-         patternFile(op.getRhs()).empty();
+  SparseLaunchAttr launch = getSparseLaunch(op);
+  return op.getScheduleAttr() && launch && launch.getTransposesSparse();
 }
 
 std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
@@ -576,8 +525,8 @@ std::string mlir::sopt::cuda::describeSpmm(SpmmOp op) {
                         ? "Sᵀ in CSR by cuSPARSE csr2csc on every call (pattern unknown)"
                         : "Sᵀ's pattern transposed at compile time, S's values permuted on "
                           "every call";
-  bool storeTransposed =
-      op.getScheduleAttr() && storesTransposed(toRuntimeSchedule(op.getScheduleAttr()));
+  SparseLaunchAttr launch = getSparseLaunch(op);
+  bool storeTransposed = launch && launch.getStoresTransposed();
   return "dense x sparse as (Sᵀ · Xᵀ)ᵀ: " + how + "; Xᵀ by a tiled transpose; " +
          (storeTransposed ? "the kernel stores Y transposed"
                           : "Cᵀ stored row-major, then a tiled transpose to Y");
@@ -601,11 +550,13 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   SparseLaunchText text;
   std::string matrix = csrMatrix(element, type, pattern);
   std::string epilogueArg = epilogue.empty() ? "" : ", " + epilogue.str();
-  // What the pattern file, if any, lets the generated code prepare.
-  KnownPattern known;
-  if (failed(known.read(op, op.getPattern(), /*transposed=*/false)))
+  // What sopt-prepare-sparse-emission decided, and the tables it prepared
+  // from the pattern file, if any.
+  FailureOr<SparseLaunchAttr> launch = getLaunch(op);
+  if (failed(launch))
     return failure();
-  if (!op.getTransposeRhs() && !s.transposeRhsFirst) {
+  KnownPattern known(op);
+  if (!op.getTransposeRhs() && !launch->getTransposesRhs()) {
     std::string order;
     if (failed(emitRowOrder(op, known, s.rowOrder, tablePrefix.str() + "_row_order", pattern,
                             text, order)))
@@ -622,16 +573,16 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
     return text;
   }
   std::string rhsRows = rhs.str(); // B[n, k]
-  if (s.transposeRhsFirst) {
+  if (launch->getTransposesRhs()) {
     // (A · B) ⊙ S: B[k, n] copied into Bᵀ, then the transposed form's kernels.
     rhsRows = tablePrefix.str() + "_rhs_t";
-    text.temporaries.push_back({rhsRows, element, std::to_string(type.getDimSize(1) * k)});
+    text.temporaries.push_back(
+        {rhsRows, element, std::to_string(launch->getRhsWorkspace())});
     text.body += llvm::formatv("    // sopt.sddmm (A · B) ⊙ S: B ({0}x{1}) transposed into {2} "
                                "first\n",
                                k, type.getDimSize(1), rhsRows);
     text.body += llvm::formatv("    SOPT_TRY(sopt::launchTranspose({0}, {1}, {2}, {3}, stream));\n",
                                rhs, k, type.getDimSize(1), rhsRows);
-    s.transposeRhsFirst = false;
   }
   if (s.tiling == ::sopt::SddmmTiling::DenseBlocks) {
     // The occupied blocks with their own windows where some blocks are
@@ -656,10 +607,9 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
                       : std::string());
     std::string tail = epilogueAndTable(epilogueArg, windows);
     // f32 64 x 64 blocks with prepared windows split B once per call into a
-    // temporary (sddmmWorkspaceElements) and take the TMA-fed kernel.
-    const int64_t workspace = ::sopt::sddmmWorkspaceElements(
-        s, type.getDimSize(1), k, type.getElementType().getIntOrFloatBitWidth() / 8);
-    if (prepared && workspace > 0) {
+    // temporary and take the TMA-fed kernel.
+    const int64_t workspace = launch->getPlanesWorkspace();
+    if (workspace > 0) {
       std::string name = tablePrefix.str() + "_b_planes";
       text.temporaries.push_back({name, element, std::to_string(workspace)});
       tail += ", " + name;
@@ -682,12 +632,9 @@ mlir::sopt::cuda::emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern, Str
   int64_t lanesTimesVector = int64_t(s.threadsPerNonzero) * s.vectorWidth;
   // At least one vector per lane: with k = 0 the kernel then sums nothing.
   int64_t vectorsPerLane = std::max<int64_t>(1, (k + lanesTimesVector - 1) / lanesTimesVector);
-  // Without the pattern a column panel has no order to take: S's order, in
-  // blocks of the usual size (as runSddmm does).
-  const bool panels = s.columnPanel > 0 && prepared;
-  const int warps = s.columnPanel > 0 && !prepared
-                        ? std::min(s.tilesPerBlock, ::sopt::kMaxSparseThreadsPerBlock / 32)
-                        : s.tilesPerBlock;
+  // Column panels only with prepared positions; the warps as amended then.
+  const bool panels = launch->getColumnPanels();
+  const int warps = launch->getWarpsPerBlock();
   text.body += llvm::formatv(
       "    // sopt.sddmm (A · Bᵀ) ⊙ S{7}, S {0}x{1}, k = {2}: tiles of {3} consecutive "
       "nonzeros, {4} per nonzero, vectors of {5}, {6} warps per block, {8}\n",

@@ -2,9 +2,12 @@
 //
 // A scheduled sopt.spmm or sopt.sddmm becomes one launch of the project's
 // kernel templates (include/sparse-opt/Runtime/Spmm.cuh, Sddmm.cuh), the
-// schedule's fields as template arguments. A schedule that visits rows
-// longest first needs the pattern at compile time (sopt.sparsity_pattern):
-// its row order becomes a table in the generated source, uploaded once.
+// schedule's fields as template arguments. Everything else the launch does
+// was decided by sopt-prepare-sparse-emission and is read from the IR: its
+// #sopt.sparse_launch (transposes, workspaces, amended warps) and the tables
+// of its sopt.pattern_tables (row order, segments, windows, occupied blocks,
+// positions, a transpose), printed as static arrays uploaded once. Nothing
+// here opens a pattern file or chooses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +49,8 @@ struct SparseLaunchText {
 /// `summary` describes the epilogue for the comment above the launch.
 /// `tablePrefix` begins the names of the tables and temporaries the launch
 /// needs (row order, transposed result). Fails, located at `op`, when the
-/// schedule cannot be emitted (64-bit indices, by_length without a pattern).
+/// schedule cannot be emitted (64-bit indices, no sopt.launch, by_length
+/// without a prepared row order).
 ///
 /// For dense × sparse, X[m, k] · S[k, n], `a` is Sᵀ in CSR (n x k), `b` is
 /// Xᵀ (k x m, row-major) and `c` receives Y[m, n]: the kernel computes
@@ -58,16 +62,16 @@ FailureOr<SparseLaunchText> emitSpmmLaunch(SpmmOp op, const CsrExpressions &a,
                                            llvm::StringRef tablePrefix);
 
 /// Sᵀ in CSR for a dense × sparse `op` whose sparse operand S is CSR with
-/// the arrays `s`: from tables computed here when S is a function argument
-/// with a sopt.sparsity_pattern (each call permutes S's values, and refuses
-/// another nnz), else by cuSPARSE csr2csc on each call. `transposed` gets
-/// the expressions of Sᵀ's arrays, named after `prefix`.
+/// the arrays `s`: by cuSPARSE csr2csc on each call when its launch says
+/// `transposes_sparse`, else from its prepared transpose tables (each call
+/// permutes S's values, and refuses another nnz). `transposed` gets the
+/// expressions of Sᵀ's arrays, named after `prefix`.
 FailureOr<SparseLaunchText> emitCsrTranspose(SpmmOp op, const CsrExpressions &s,
                                              llvm::StringRef prefix,
                                              CsrExpressions &transposed);
 
 /// Whether the scheduled dense × sparse `op` transposes its CSR operand with
-/// cuSPARSE on every call (no pattern known at compile time).
+/// cuSPARSE on every call (its launch's `transposes_sparse`).
 bool transposesAtRunTime(SpmmOp op);
 
 /// For the kernel summary: how a dense × sparse `op` runs on the CSR kernel
@@ -78,8 +82,8 @@ std::string describeSpmm(SpmmOp op);
 /// `epilogue` constructs the functor applied to each entry (empty: the
 /// kernels' default, the product times the pattern's value); `summary`
 /// names it in the comment above the launch; `tablePrefix` begins the names
-/// of its tables (row order, the dense blocks' column windows when the
-/// pattern is known at compile time).
+/// of its tables (row order, the dense blocks' column windows, as prepared)
+/// and temporaries.
 FailureOr<SparseLaunchText> emitSddmmLaunch(SddmmOp op, const CsrExpressions &pattern,
                                             llvm::StringRef lhs, llvm::StringRef rhs,
                                             llvm::StringRef out, llvm::StringRef epilogue,

@@ -1,6 +1,22 @@
 // RUN: sparse-opt %s --emit=cuda -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s < %t.cu
 // RUN: FileCheck %s --check-prefix=HEADER < %t.h
+// Every decision of the CUDA below is in --emit=mlir (sopt-prepare-sparse-emission).
+// RUN: sparse-opt %s --emit=mlir -o - | FileCheck %s --check-prefix=MLIR
+
+// A CSC operand's file holds Sᵀ in CSR: its tables are the file's own.
+// MLIR: sopt.pattern_tables @linear_spmm0 of "{{.*}}Inputs/tiny.smtx" {cols = 6 : i64, nnz = 6 : i64, row_order = dense<[1, 3, 0, 2]> : tensor<4xi32>, rows = 4 : i64}
+// MLIR-LABEL: func.func @linear
+// MLIR: sopt.launch = #sopt.sparse_launch<stores_transposed = true>, sopt.pattern_tables = @linear_spmm0
+// MLIR: sopt.pattern_tables @known_spmm0 of "{{.*}}Inputs/tiny.smtx" transposed {{{.*}}transpose_coordinates = dense<[1, 3, 0, 1, 3, 1]> : tensor<6xi32>, transpose_permutation = dense<[1, 4, 0, 2, 5, 3]> : tensor<6xi32>, transpose_positions = dense<[0, 1, 2, 3, 4, 5, 6]> : tensor<7xi32>}
+// MLIR-LABEL: func.func @known
+// MLIR: sopt.launch = #sopt.sparse_launch<stores_transposed = true>, sopt.pattern_tables = @known_spmm0
+// MLIR-LABEL: func.func @unknown
+// MLIR: sopt.launch = #sopt.sparse_launch<stores_transposed = true, transposes_sparse = true>
+// MLIR-LABEL: func.func @wide
+// MLIR: sopt.launch = #sopt.sparse_launch<result_workspace = 512>
+// MLIR-LABEL: func.func @blocks
+// MLIR: sopt.launch = #sopt.sparse_launch<stores_transposed = true>
 
 // Dense × sparse products, X · S, run as (Sᵀ · Xᵀ)ᵀ on the project's CSR
 // SpMM kernel: Xᵀ by a tiled transpose, the kernel storing Y transposed.
