@@ -210,7 +210,7 @@ struct PrepareSparseEmissionPass
     // Dense × sparse runs as Sᵀ · Xᵀ, C = Yᵀ: the kernel stores Y itself
     // through the dense blocks' shared memory (coalesced either way) or when
     // it writes one element per access anyway; with wider vectors a
-    // row-major Cᵀ and a tiled transpose are faster (docs/Sparse.md).
+    // row-major Cᵀ and a tiled transpose are faster (docs/benchmarks/sparse.md, "Dense × sparse").
     const bool denseTimesSparse = op.isDenseTimesSparse();
     const bool stores = denseTimesSparse && (s.tiling == ::sopt::SpmmTiling::DenseBlocks ||
                                              s.vectorWidth == 1);
