@@ -66,6 +66,10 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     target.smCount = smCount;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
     target.registerElementsPerThread = registerElementsPerThread;
+    if (std::string bad = target.checkOptionRanges(); !bad.empty()) {
+      getOperation()->emitError() << "sopt-plan-reuse: " << bad;
+      return signalPassFailure();
+    }
     SmallVector<FusionOp> worklist;
     forEachFusion(getOperation(), [&](FusionOp f) { worklist.push_back(f); });
     while (!worklist.empty()) {
