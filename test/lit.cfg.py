@@ -82,6 +82,10 @@ add_data_dir("mtx-data", "SOPT_MTX_DIR", "matrix-market", "%mtx_dir")
 nvcc = config.nvcc_executable
 if not nvcc or not os.path.exists(nvcc):
     nvcc = shutil.which("nvcc")
+# --param nvcc=off leaves out every test that compiles CUDA (the sanitized
+# build's run: docs/Fuzzing.md).
+if lit_config.params.get("nvcc", "on") == "off":
+    nvcc = None
 if nvcc:
     config.available_features.add("nvcc")
     # sm_90a by default (the H100 we measure on); override with

@@ -6,8 +6,13 @@
 #                                block) to CUDA, nvcc-compile it, and run the
 #                                example when a GPU is present
 #   utils/dev.sh check           run the whole lit suite (what .ci/run does)
+#   utils/dev.sh sanitize        build with ASan + UBSan (clang, its own build
+#                                dir) and run the lit suite but its nvcc tests
+#   utils/dev.sh fuzz [SECONDS]  build the libFuzzer targets there and run each
+#                                from the tests' seeds for SECONDS (default 120)
 #
-# Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_JOBS.
+# Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_FUZZ_BUILD_DIR
+# (default ./build-fuzz, for sanitize and fuzz), SPARSE_OPT_JOBS.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +21,9 @@ llvm_version=22
 packages=(cmake ninja-build g++ python3 llvm-$llvm_version-dev
           libmlir-$llvm_version-dev mlir-$llvm_version-tools
           llvm-$llvm_version-tools)
+
+fuzz_build=${SPARSE_OPT_FUZZ_BUILD_DIR:-$root/build-fuzz}
+fuzz_packages=(clang-$llvm_version libclang-rt-$llvm_version-dev)
 
 log() { printf '== %s\n' "$*" >&2; }
 
@@ -32,6 +40,33 @@ ensure_packages() {
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
+
+# One build instrumented for libFuzzer coverage, ASan and UBSan
+# (docs/Fuzzing.md): the fuzz targets and the sanitized lit run share it.
+configure_and_build_sanitized() {
+  packages+=("${fuzz_packages[@]}")
+  ensure_packages
+  local llvm=/usr/lib/llvm-$llvm_version
+  if [ ! -f "$fuzz_build/build.ninja" ]; then
+    log "configuring $fuzz_build (clang, ASan + UBSan, libFuzzer)"
+    # -O1: about half the compile time of -O3, and stacks that still say
+    # where a report comes from.
+    cmake -G Ninja -S "$root" -B "$fuzz_build" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_CXX_FLAGS_RELEASE="-O1 -DNDEBUG" -DCMAKE_C_FLAGS_RELEASE="-O1 -DNDEBUG" \
+      -DCMAKE_C_COMPILER="$llvm/bin/clang" -DCMAKE_CXX_COMPILER="$llvm/bin/clang++" \
+      -DSPARSE_OPT_FUZZ=ON -DMLIR_DIR="$llvm/lib/cmake/mlir" \
+      -DLLVM_EXTERNAL_LIT="$llvm/bin/lit"
+  fi
+  log "building $fuzz_build"
+  cmake --build "$fuzz_build" ${SPARSE_OPT_JOBS:+-j "$SPARSE_OPT_JOBS"} "$@"
+}
+
+# Leaks are not findings here (MLIR keeps its registries to exit); user
+# poisoning is off because Debian's libMLIR.so is not instrumented while the
+# LLVM allocator code we inline poisons slabs it shares (fuzz/FuzzCompile.cpp);
+# every UBSan report stops the process with a stack.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 configure_and_build() {
   local mlir_dir=/usr/lib/llvm-$llvm_version/lib/cmake/mlir
@@ -86,8 +121,31 @@ case "$command" in
     log "running the test suite"
     cmake --build "$build" --target check-sparse-opt
     ;;
+  sanitize)
+    configure_and_build_sanitized
+    log "running the test suite under ASan + UBSan (nvcc tests left out)"
+    "/usr/lib/llvm-$llvm_version/bin/lit" -sv --param nvcc=off "$fuzz_build/test"
+    ;;
+  fuzz)
+    seconds=${2:-120}
+    configure_and_build_sanitized --target sopt-fuzz-compile sopt-fuzz-sparse-io
+    work=$fuzz_build/fuzz
+    python3 "$root/utils/fuzz-seeds.py" "$work/seeds"
+    status=0
+    for target in compile:mlir sparse-io:sparse; do
+      name=sopt-fuzz-${target%%:*} seeds=$work/seeds/${target##*:}
+      corpus=$work/corpus-${target%%:*} crashes=$work/crashes-${target%%:*}
+      mkdir -p "$corpus" "$crashes"
+      log "$name for ${seconds}s (corpus $corpus, findings in $crashes)"
+      # -timeout: an input taking 20 s is a hang; -rss_limit_mb: runaway memory.
+      "$fuzz_build/bin/$name" "$corpus" "$seeds" -max_total_time="$seconds" \
+        -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+        -artifact_prefix="$crashes/" || status=1
+    done
+    exit $status
+    ;;
   *)
-    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

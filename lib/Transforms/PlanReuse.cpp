@@ -115,8 +115,11 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     for (ArrayRef<Operation *> part : parts)
       if (FusionOp f = outlineIntoFusion(part))
         result.push_back(f);
-    for (Operation *op : moved) // splat constants left without users
-      if (op->getBlock() && op->use_empty() && isa<ConstantOp>(op))
+    // Splat constants left without users. Only ops of no group: those of a
+    // part were erased by outlineIntoFusion (reading them is a use after
+    // free).
+    for (Operation *op : moved)
+      if (!kernelOfGroupOp.count(op) && op->use_empty() && isa<ConstantOp>(op))
         op->erase();
     (void)sortTopologically(block);
     return result;

@@ -15,6 +15,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "sparse-opt/InitAll.h"
 #include "sparse-opt/Support/NestingDepth.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include "CompileDriver.h"
@@ -31,6 +32,8 @@ LogicalResult optMain(int argc, char **argv, DialectRegistry &registry) {
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses())
     return MlirOptMain(argc, argv, inputFilename, outputFilename, registry);
+  // What that MlirOptMain sets up first: stack traces on a crash.
+  llvm::InitLLVM initLLVM(argc, argv);
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(inputFilename, &error);
   if (!input) {
