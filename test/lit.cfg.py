@@ -52,7 +52,10 @@ config.substitutions.append(("%sopt_obj_root", config.sopt_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_executable))
-config.substitutions.append(("%cxx", config.cxx_compiler))
+# A sanitized build (docs/Fuzzing.md) links what %cxx builds against its
+# instrumented runtime: the sanitizer flags come along.
+config.substitutions.append(
+    ("%cxx", " ".join(filter(None, [config.cxx_compiler, getattr(config, "cxx_flags", "")]))))
 # CUDA that sparse-opt generated for the GPU tests (see test/CMakeLists.txt).
 config.substitutions.append(("%sopt_gen", config.sopt_gen_dir))
 

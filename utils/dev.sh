@@ -124,7 +124,10 @@ case "$command" in
   sanitize)
     configure_and_build_sanitized
     log "running the test suite under ASan + UBSan (nvcc tests left out)"
-    "/usr/lib/llvm-$llvm_version/bin/lit" -sv --param nvcc=off "$fuzz_build/test"
+    # Embedding/ builds a separate project against the installed package,
+    # which would need the sanitizer flags in its own build: left out.
+    "/usr/lib/llvm-$llvm_version/bin/lit" -sv --param nvcc=off --filter-out '^SPARSE_OPT :: Embedding/' \
+      "$fuzz_build/test"
     ;;
   fuzz)
     seconds=${2:-120}
