@@ -64,3 +64,16 @@ func.func @columns_none(%a: tensor<8x0xf32>) -> tensor<0xf32> {
   %0 = sopt.reduce sum %a dims = [0] : tensor<8x0xf32> -> tensor<0xf32>
   return %0 : tensor<0xf32>
 }
+
+// Constants written straight into the caller's buffers get names of their
+// own (both used to be two_constants_constant0: a redefinition).
+// CHECK: static const unsigned char two_constants_constant0[] = {
+// CHECK: static const unsigned char two_constants_constant1[] = {
+// CHECK-LABEL: extern "C" cudaError_t two_constants(
+// CHECK: cudaMemcpyAsync(result0, two_constants_constant0, 16, cudaMemcpyHostToDevice, stream)
+// CHECK: cudaMemcpyAsync(result1, two_constants_constant1, 16, cudaMemcpyHostToDevice, stream)
+func.func @two_constants() -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = sopt.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %b = sopt.constant dense<[5.0, 6.0, 7.0, 8.0]> : tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
