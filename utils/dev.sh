@@ -140,9 +140,11 @@ case "$command" in
       name=sopt-fuzz-${target%%:*} seeds=$work/seeds/${target##*:}
       corpus=$work/corpus-${target%%:*} crashes=$work/crashes-${target%%:*}
       mkdir -p "$corpus" "$crashes"
+      dict=()
+      [ "$name" = sopt-fuzz-compile ] && dict=(-dict="$root/fuzz/mlir.dict")
       log "$name for ${seconds}s (corpus $corpus, findings in $crashes)"
       # -timeout: an input taking 20 s is a hang; -rss_limit_mb: runaway memory.
-      "$fuzz_build/bin/$name" "$corpus" "$seeds" -max_total_time="$seconds" \
+      "$fuzz_build/bin/$name" "$corpus" "$seeds" "${dict[@]}" -max_total_time="$seconds" \
         -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$crashes/" || status=1
     done
