@@ -33,9 +33,11 @@ int64_t bytesOf(RankedTensorType type) {
 constexpr int64_t kMaxThreadsPerBlock = 1024;
 constexpr int64_t kMaxGridBlocks = (int64_t(1) << 31) - 1;
 
-/// The project's sparse kernels index dense operands and results, and the
-/// rows and columns of the sparse one, with 32-bit integers: refuses `op`
-/// when one of its tensors is larger.
+/// The project's sparse kernels take 32-bit sizes, positions and
+/// coordinates (their launchers fail at run time on larger ones, e.g. SpMM
+/// when cols * n of B exceeds int32): refuses `op` at compile time when a
+/// dense operand or result has more elements, or the sparse one a larger
+/// extent.
 LogicalResult checkInt32Extents(Operation *op) {
   for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     auto tensor = cast<RankedTensorType>(type);
@@ -43,9 +45,9 @@ LogicalResult checkInt32Extents(Operation *op) {
     int64_t largest = sparse ? *llvm::max_element(tensor.getShape()) : tensor.getNumElements();
     if (largest > std::numeric_limits<int32_t>::max())
       return op->emitOpError() << "has the operand or result type " << type << ", whose "
-                               << (sparse ? "extents" : "element count")
-                               << " the project's sparse kernels cannot index with 32-bit "
-                                  "integers (at most 2^31 - 1)";
+                               << (sparse ? "extents exceed" : "element count exceeds")
+                               << " the 32-bit sizes the project's sparse kernels take (at "
+                                  "most 2^31 - 1)";
   }
   return success();
 }
