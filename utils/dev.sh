@@ -9,7 +9,8 @@
 #   utils/dev.sh sanitize        build with ASan + UBSan (clang, its own build
 #                                dir) and run the lit suite but its nvcc tests
 #   utils/dev.sh fuzz [SECONDS]  build the libFuzzer targets there and run each
-#                                from the tests' seeds for SECONDS (default 120)
+#                                from the tests' seeds for SECONDS (default 120),
+#                                then 200 graphs of extreme shapes
 #
 # Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_FUZZ_BUILD_DIR
 # (default ./build-fuzz, for sanitize and fuzz), SPARSE_OPT_JOBS.
@@ -148,10 +149,13 @@ case "$command" in
         -timeout=20 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
         -artifact_prefix="$crashes/" || status=1
     done
+    log "extreme shapes: 200 graphs through the instrumented sparse-opt"
+    python3 "$root/fuzz/extreme-shapes.py" "$fuzz_build/bin/sparse-opt" 200 "${SPARSE_OPT_FUZZ_SEED:-$RANDOM}" \
+      || status=1
     exit $status
     ;;
   *)
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac
