@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/SparseTensor/IR/SparseTensor.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -27,16 +28,27 @@ mlir::sopt::verifyIndexableType(Type type, const Twine &what,
   if (!count)
     return emitError() << what << " of type " << type
                        << " has more elements than a 64-bit count holds";
+  // Strides are products of trailing extents, in an empty tensor too (a
+  // batch of 0 of 2^63 x 2^47 matrices): the non-zero extents are what the
+  // index arithmetic multiplies.
+  SmallVector<int64_t> spanned;
+  for (int64_t extent : tensor.getShape())
+    spanned.push_back(std::max<int64_t>(extent, 1));
+  std::optional<int64_t> span = checkedElementCount(spanned);
+  if (!span)
+    return emitError() << what << " of type " << type
+                       << " is empty, but its other extents multiply past a 64-bit count";
   if (sparse_tensor::getSparseTensorEncoding(tensor))
     return success(); // only its stored entries are ever allocated
   Type element = tensor.getElementType();
   int64_t elementBytes =
       element.isIntOrFloat() ? std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8) : 8;
   int64_t bytes;
-  if (llvm::MulOverflow(*count, elementBytes, bytes) || bytes > kMaxTensorBytes)
+  if (llvm::MulOverflow(*span, elementBytes, bytes) || bytes > kMaxTensorBytes)
     return emitError() << what << " of type " << type
-                       << " holds more than 2^48 bytes, beyond what the generated "
-                          "code indexes";
+                       << (*count == 0 ? " is empty, but its other extents span"
+                                       : " holds")
+                       << " more than 2^48 bytes, beyond what the generated code indexes";
   return success();
 }
 

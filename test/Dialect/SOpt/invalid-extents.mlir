@@ -94,3 +94,22 @@ func.func @sddmm_sizes(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>, %s: tensor<8x
   %0 = sopt.sddmm %a, %b, %s transpose_rhs {schedule = #sopt.sddmm_schedule<tile_nonzeros = 2147483647, threads_per_nonzero = 8, tiles_per_block = 4, vector_width = 4, row_order = natural>} : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x8xf32, #CSR32> -> tensor<8x8xf32, #CSR32>
   return %0 : tensor<8x8xf32, #CSR32>
 }
+
+// -----
+
+// An empty tensor's strides still multiply its other extents: an attention
+// over a batch of 0 with 2^63 - 1 queries overflowed the index-map
+// arithmetic of its Q·Kᵀ (UBSan, found by fuzz/extreme-shapes.py).
+func.func @empty_but_wide(%q: tensor<0x4294967296x1xbf16>, %k: tensor<0x1x4294967296xbf16>) -> tensor<0x4294967296x4294967296xbf16> {
+  // expected-error @+1 {{'sopt.matmul' op result #0 of type 'tensor<0x4294967296x4294967296xbf16>' is empty, but its other extents multiply past a 64-bit count}}
+  %0 = sopt.matmul %q, %k : tensor<0x4294967296x1xbf16>, tensor<0x1x4294967296xbf16> -> tensor<0x4294967296x4294967296xbf16>
+  return %0 : tensor<0x4294967296x4294967296xbf16>
+}
+
+// -----
+
+func.func @empty_but_large(%x: tensor<0x4294967296x65536xf32>) -> tensor<0x4294967296x65536xf32> {
+  // expected-error @+1 {{'sopt.exp' op operand #0 of type 'tensor<0x4294967296x65536xf32>' is empty, but its other extents span more than 2^48 bytes}}
+  %0 = sopt.exp %x : tensor<0x4294967296x65536xf32>
+  return %0 : tensor<0x4294967296x65536xf32>
+}
