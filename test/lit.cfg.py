@@ -53,7 +53,10 @@ config.substitutions.append(("%sopt_obj_root", config.sopt_obj_root))
 config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_executable))
-config.substitutions.append(("%cxx", config.cxx_compiler))
+# A sanitized build (docs/Fuzzing.md) links what %cxx builds against its
+# instrumented runtime: the sanitizer flags come along.
+config.substitutions.append(
+    ("%cxx", " ".join(filter(None, [config.cxx_compiler, getattr(config, "cxx_flags", "")]))))
 # CUDA that sparse-opt generated for the GPU tests (see test/CMakeLists.txt).
 config.substitutions.append(("%sopt_gen", config.sopt_gen_dir))
 
@@ -87,6 +90,10 @@ add_data_dir("mtx-data", "SOPT_MTX_DIR", "matrix-market", "%mtx_dir")
 nvcc = config.nvcc_executable
 if not nvcc or not os.path.exists(nvcc):
     nvcc = shutil.which("nvcc")
+# --param nvcc=off leaves out every test that compiles CUDA (the sanitized
+# build's run: docs/Fuzzing.md).
+if lit_config.params.get("nvcc", "on") == "off":
+    nvcc = None
 if nvcc:
     config.available_features.add("nvcc")
     # sm_90a by default (the H100 we measure on); override with

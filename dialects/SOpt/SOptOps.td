@@ -11,8 +11,14 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/IR/OpBase.td"
 
+// Every tensor of every op has an element count and a byte size that the
+// compiler's arithmetic and the generated code index (IndexableExtents.h).
+def SOpt_IndexableExtents : NativeOpTrait<"IndexableExtents"> {
+  let cppNamespace = "::mlir::sopt";
+}
+
 class SOpt_Op<string mnemonic, list<Trait> traits = []>
-    : Op<SOpt_Dialect, mnemonic, !listconcat(traits, [Pure])>;
+    : Op<SOpt_Dialect, mnemonic, !listconcat(traits, [Pure, SOpt_IndexableExtents])>;
 
 // Elementwise ops that may take CSR operands and then act on their stored
 // entries only (docs/Sparse.md, "Elementwise ops on stored entries"): every

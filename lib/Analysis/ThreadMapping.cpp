@@ -70,10 +70,12 @@ MappingAttr elementwiseMapping(const FusionGroup &group, const GpuTarget &target
 /// SM so that all of them are resident for the grid-wide combine.
 MappingAttr columnMapping(int64_t parallel, int64_t reduced,
                           const GpuTarget &target, MLIRContext *ctx) {
+  // An empty parallel extent still gets one block (it finds no column):
+  // the arithmetic below divides by the thread and block counts.
   int64_t columnThreads = std::min<int64_t>(
-      target.warpSize, llvm::PowerOf2Ceil(parallel));
+      target.warpSize, llvm::PowerOf2Ceil(std::max<int64_t>(parallel, 1)));
   int64_t slices = kThreadsPerBlock / columnThreads;
-  int64_t columnBlocks = ceilDiv(parallel, columnThreads);
+  int64_t columnBlocks = std::max<int64_t>(1, ceilDiv(parallel, columnThreads));
   int64_t split = 1;
   if (columnBlocks * 2 <= target.smCount)
     split = std::max<int64_t>(
@@ -143,7 +145,8 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, const FusionGroup &group,
          ceilDiv(rows, threads / perRow) < 4 * target.smCount)
     threads /= 2;
   int64_t rowsPerBlock = threads / perRow;
-  int64_t blocks = ceilDiv(rows, rowsPerBlock);
+  // No rows (an empty result) still get one block, which finds no row.
+  int64_t blocks = std::max<int64_t>(1, ceilDiv(rows, rowsPerBlock));
   int64_t blocksPerRow = 1;
   // Too few rows to fill the SMs, each longer than a whole block keeps in
   // registers: split each row across blocks. The partial results meet at a
@@ -326,5 +329,6 @@ MappingAttr sopt::withThreadsPerBlock(MappingAttr m, int64_t threads) {
   return MappingAttr::get(m.getContext(), m.getKind(), m.getRows(), m.getCols(),
                           threads, m.getThreadsPerRow(), rowsPerBlock,
                           m.getBlocksPerRow(), m.getVectorWidth(),
-                          ceilDiv(m.getRows(), rowsPerBlock) * m.getBlocksPerRow());
+                          std::max<int64_t>(1, ceilDiv(m.getRows(), rowsPerBlock)) *
+                              m.getBlocksPerRow());
 }

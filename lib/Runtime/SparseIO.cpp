@@ -461,6 +461,8 @@ bool readMtx(Reader &reader, sopt_csr &out) {
   // would meet it.
   const Entry *duplicate = nullptr, *original = nullptr;
   for (int64_t r = 0; r < rows; ++r) {
+    if (positions[r + 1] - positions[r] < 2)
+      continue; // no pair (and no pointer arithmetic on an empty array)
     Entry *begin = sorted.data() + positions[r];
     Entry *end = sorted.data() + positions[r + 1];
     std::sort(begin, end, before);

@@ -67,6 +67,10 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     target.smCount = smCount;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
     target.registerElementsPerThread = registerElementsPerThread;
+    if (std::string bad = target.checkOptionRanges(); !bad.empty()) {
+      getOperation()->emitError() << "sopt-plan-reuse: " << bad;
+      return signalPassFailure();
+    }
     SmallVector<FusionOp> worklist;
     forEachFusion(getOperation(), [&](FusionOp f) { worklist.push_back(f); });
     while (!worklist.empty()) {
@@ -160,8 +164,11 @@ struct PlanReusePass : sopt::impl::PlanReuseBase<PlanReusePass> {
     for (ArrayRef<Operation *> part : parts)
       if (FusionOp f = outlineIntoFusion(part))
         result.push_back(f);
-    for (Operation *op : moved) // splat constants left without users
-      if (op->getBlock() && op->use_empty() && isa<ConstantOp>(op))
+    // Splat constants left without users. Only ops of no group: those of a
+    // part were erased by outlineIntoFusion (reading them is a use after
+    // free).
+    for (Operation *op : moved)
+      if (!partOf.count(op) && op->use_empty() && isa<ConstantOp>(op))
         op->erase();
     (void)sortTopologically(block);
     return result;

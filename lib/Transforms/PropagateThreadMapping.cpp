@@ -25,6 +25,10 @@ struct PropagateThreadMappingPass
     target.smCount = smCount;
     target.sharedMemoryPerBlock = sharedMemoryPerBlock;
     target.registerElementsPerThread = registerElementsPerThread;
+    if (std::string bad = target.checkOptionRanges(); !bad.empty()) {
+      getOperation()->emitError() << "sopt-propagate-mapping: " << bad;
+      return signalPassFailure();
+    }
     bool failed = false;
     forEachFusion(getOperation(), [&](FusionOp fusion) {
       FailureOr<BackboneGrouping> grouping = BackboneGrouping::fromMarks(fusion);

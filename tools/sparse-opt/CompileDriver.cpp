@@ -13,7 +13,9 @@
 #include "sparse-opt/InitAll.h"
 #include "sparse-opt/Pipelines.h"
 #include "sparse-opt/Target/CUDA/EmitCuda.h"
+#include "sparse-opt/Support/NestingDepth.h"
 #include "sparse-opt/Target/FusionDot.h"
+#include "sparse-opt/Target/GpuTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -178,6 +180,15 @@ int sopt::runCompileDriver(int argc, char **argv) {
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope timingRoot = timing.getRootScope();
 
+  GpuTarget target;
+  target.smCount = smCount;
+  target.sharedMemoryPerBlock = sharedMemory;
+  target.registerElementsPerThread = registerElements;
+  if (std::string bad = target.checkOptionRanges(); !bad.empty()) {
+    llvm::errs() << "sparse-opt: --" << bad << "\n";
+    return 1;
+  }
+
   DialectRegistry registry;
   registerAllDialects(registry);
   registerAllExtensions(registry);
@@ -194,6 +205,8 @@ int sopt::runCompileDriver(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  if (!checkNestingDepth(sourceMgr))
+    return 1;
   TimingScope parseTiming = timingRoot.nest("Parser");
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));

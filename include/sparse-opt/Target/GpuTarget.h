@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace mlir::sopt {
 
@@ -49,6 +50,23 @@ struct GpuTarget {
 
   /// The largest grid that can wait at a grid-wide barrier: every block
   /// resident at once, by threads, shared memory and registers.
+  /// The first of the user-settable fields outside the range the planning
+  /// arithmetic divides by and the CUDA launch limits allow, as its option
+  /// name and that range ("sm-count must be 1 to 4096"); empty when all are
+  /// in range.
+  std::string checkOptionRanges() const {
+    const std::pair<const char *, std::pair<int64_t, int64_t>> ranges[] = {
+        {"sm-count", {1, 4096}},
+        {"shared-memory-per-block", {0, 1 << 20}},
+        {"register-elements-per-thread", {1, 1024}}};
+    const int64_t values[] = {smCount, sharedMemoryPerBlock, registerElementsPerThread};
+    for (int i = 0; i < 3; ++i)
+      if (values[i] < ranges[i].second.first || values[i] > ranges[i].second.second)
+        return std::string(ranges[i].first) + " = " + std::to_string(values[i]) +
+               " is out of range: expected " + std::to_string(ranges[i].second.first) +
+               " to " + std::to_string(ranges[i].second.second);
+    return "";
+  }
   int64_t residentBlocksPerWave(int64_t threadsPerBlock, int64_t sharedBytes) const {
     int64_t byRegisters =
         registersPerSM / (threadsPerBlock * registersPerThreadAtBarriers);

@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::sopt;
 
@@ -283,6 +285,12 @@ LogicalResult ReduceOp::verify() {
     return emitOpError("expects at least one reduction dimension");
   if (failed(verifyIncreasingDims(*this, "dims", dims, input.getRank())))
     return failure();
+  // The kernels start from the first element; an empty max, min or mean
+  // has no value.
+  for (int64_t d : dims)
+    if (input.getDimSize(d) == 0)
+      return emitOpError() << "reduces over dimension " << d
+                           << " of extent 0 (empty reductions are not supported)";
   SmallVector<int64_t> expected;
   for (auto [d, size] : llvm::enumerate(input.getShape())) {
     if (!llvm::is_contained(dims, static_cast<int64_t>(d)))
@@ -323,6 +331,23 @@ LogicalResult MatmulOp::verify() {
   return verifyShapeEquals(*this, "result", result.getShape(), expected);
 }
 
+/// Schedule parameters go through int arithmetic in the schedule checks and
+/// the launches (threads per block is the product of three), so each is
+/// bounded first, keeping every such product inside int: counts of lanes,
+/// tiles, splits and vector elements never exceed a block's 1024 threads;
+/// sizes (columns, rows, entries) get more room.
+using ScheduleParameter = std::pair<StringRef, int>;
+static LogicalResult verifyScheduleRanges(Operation *op, ArrayRef<ScheduleParameter> counts,
+                                          ArrayRef<ScheduleParameter> sizes) {
+  constexpr int kMaxCount = 1024, kMaxSize = 1 << 20;
+  for (auto [bound, parameters] : {std::pair(kMaxCount, counts), std::pair(kMaxSize, sizes)})
+    for (auto [name, value] : parameters)
+      if (value < -bound || value > bound) // the schedule checks refuse negatives
+        return op->emitOpError() << "has an invalid schedule: " << name << " = " << value
+                                 << " is out of range (at most " << bound << ")";
+  return success();
+}
+
 LogicalResult SpmmOp::verify() {
   auto lhs = getLhs().getType();
   auto rhs = getRhs().getType();
@@ -359,6 +384,16 @@ LogicalResult SpmmOp::verify() {
     return emitOpError() << "has an invalid schedule: a schedule needs a CSR "
                             "lhs (sparse × dense) or a CSR or CSC rhs (dense × "
                             "sparse), but rhs is BSR";
+  if (failed(verifyScheduleRanges(
+          *this,
+          {{"threads_per_tile", schedule.getThreadsPerTile()},
+           {"tiles_per_block", schedule.getTilesPerBlock()},
+           {"vector_width", schedule.getVectorWidth()},
+           {"row_splits", schedule.getRowSplits()}},
+          {{"tile_columns", schedule.getTileColumns()},
+           {"block_rows", schedule.getBlockRows()},
+           {"row_segment", schedule.getRowSegment()}})))
+    return failure();
   std::string reason = ::sopt::checkSpmmSchedule(
       toRuntimeSchedule(schedule), getScheduleColumns(),
       getScheduleElementBytes(lhs.getElementType()));
@@ -394,6 +429,16 @@ LogicalResult SddmmOp::verify() {
                                {lhs.getDimSize(0), n})))
     return failure();
   if (SddmmScheduleAttr schedule = getScheduleAttr()) {
+    if (failed(verifyScheduleRanges(
+            *this,
+            {{"threads_per_nonzero", schedule.getThreadsPerNonzero()},
+             {"tiles_per_block", schedule.getTilesPerBlock()},
+             {"vector_width", schedule.getVectorWidth()},
+             {"k_splits", schedule.getKSplits()}},
+            {{"tile_nonzeros", schedule.getTileNonzeros()},
+             {"block_size", schedule.getBlockSize()},
+             {"column_panel", schedule.getColumnPanel()}})))
+      return failure();
     std::string reason = ::sopt::checkSddmmSchedule(
         toRuntimeSchedule(schedule), lhs.getDimSize(1), getTransposeRhs(),
         getScheduleElementBytes(lhs.getElementType()));
@@ -434,14 +479,22 @@ LogicalResult SoftmaxOp::verify() {
   return success();
 }
 
+/// A norm's epsilon: finite (1e400 parses as infinity) and non-negative.
+static LogicalResult verifyEpsilon(Operation *op, APFloat epsilon) {
+  double value = epsilon.convertToDouble();
+  if (!std::isfinite(value) || value < 0)
+    return op->emitOpError("expects a finite non-negative epsilon");
+  return success();
+}
+
 LogicalResult LayerNormOp::verify() {
   auto input = getInput().getType();
   if (failed(verifyNormInput(*this, input)) ||
       failed(verifyNormParam(*this, "scale", getScale(), input)) ||
       failed(verifyNormParam(*this, "bias", getBias(), input)))
     return failure();
-  if (!(getEpsilon().convertToDouble() >= 0)) // NaN fails too
-    return emitOpError("expects a non-negative epsilon");
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return success();
 }
 
@@ -450,8 +503,8 @@ LogicalResult RmsNormOp::verify() {
   if (failed(verifyNormInput(*this, input)) ||
       failed(verifyNormParam(*this, "scale", getScale(), input)))
     return failure();
-  if (!(getEpsilon().convertToDouble() >= 0)) // NaN fails too
-    return emitOpError("expects a non-negative epsilon");
+  if (failed(verifyEpsilon(*this, getEpsilon())))
+    return failure();
   return success();
 }
 
@@ -486,8 +539,9 @@ LogicalResult AttentionOp::verify() {
     if (failed(verifyShapeEquals(*this, "mask", maskType.getShape(), expected)))
       return failure();
   }
-  if (FloatAttr scale = getScaleAttr(); scale && !(scale.getValueAsDouble() > 0))
-    return emitOpError("expects a positive scale");
+  if (FloatAttr scale = getScaleAttr();
+      scale && !(scale.getValueAsDouble() > 0 && std::isfinite(scale.getValueAsDouble())))
+    return emitOpError("expects a finite positive scale");
   SmallVector<int64_t> expected(batch);
   expected.append({sq, v.getDimSize(rank - 1)});
   return verifyShapeEquals(*this, "result", getType().getShape(), expected);

@@ -5,12 +5,16 @@
 #include "SparseLaunch.h"
 #include "StoredEntriesFunctor.h"
 
+#include "sparse-opt/Dialect/SOpt/IndexableExtents.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Support/Extents.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::sopt;
@@ -22,6 +26,30 @@ RankedTensorType tensorType(Value v) { return cast<RankedTensorType>(v.getType()
 
 int64_t bytesOf(RankedTensorType type) {
   return type.getNumElements() * storageBytes(type.getElementType());
+}
+
+/// CUDA's launch limits: blocks of at most 1024 threads, grids of at most
+/// 2^31 - 1 blocks in x.
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr int64_t kMaxGridBlocks = (int64_t(1) << 31) - 1;
+
+/// The project's sparse kernels take 32-bit sizes, positions and
+/// coordinates (their launchers fail at run time on larger ones, e.g. SpMM
+/// when cols * n of B exceeds int32): refuses `op` at compile time when a
+/// dense operand or result has more elements, or the sparse one a larger
+/// extent.
+LogicalResult checkInt32Extents(Operation *op) {
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
+    auto tensor = cast<RankedTensorType>(type);
+    bool sparse = sparse_tensor::getSparseTensorEncoding(tensor) != nullptr;
+    int64_t largest = sparse ? *llvm::max_element(tensor.getShape()) : tensor.getNumElements();
+    if (largest > std::numeric_limits<int32_t>::max())
+      return op->emitOpError() << "has the operand or result type " << type << ", whose "
+                               << (sparse ? "extents exceed" : "element count exceeds")
+                               << " the 32-bit sizes the project's sparse kernels take (at "
+                                  "most 2^31 - 1)";
+  }
+  return success();
 }
 
 class HostWriter {
@@ -106,6 +134,13 @@ std::string csrIndexType(RankedTensorType type) {
 }
 
 LogicalResult HostWriter::checkSignature() {
+  for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes()))
+    if (failed(verifyIndexableType(t, "argument #" + Twine(i),
+                                   [&] { return fn.emitOpError(); })))
+      return failure();
+  for (auto [i, t] : llvm::enumerate(fn.getResultTypes()))
+    if (failed(verifyIndexableType(t, "result #" + Twine(i), [&] { return fn.emitOpError(); })))
+      return failure();
   auto supportedDense = [](Type t) {
     auto tensor = dyn_cast<RankedTensorType>(t);
     return tensor && tensor.hasStaticShape() &&
@@ -152,32 +187,49 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
   int64_t rank = result.getRank();
   int64_t m = result.getDimSize(rank - 2), n = result.getDimSize(rank - 1);
   int64_t k = lhs.getDimSize(rank - (op.getTransposeLhs() ? 2 : 1));
-  int64_t batch = result.getNumElements() / (m * n);
+  int64_t batch = product(result.getShape().drop_back(2));
   Type element = result.getElementType();
+  if (!element.isF32() && !element.isF16() && !element.isBF16())
+    return op.emitOpError("has an element type the cuBLAS call does not take "
+                          "(f32, f16 and bf16 are supported)");
+  std::string a = pointer.lookup(op.getLhs()), b = pointer.lookup(op.getRhs());
+  std::string c = destination(op.getResult());
+  if (m == 0 || n == 0 || batch == 0) {
+    body += "    // sopt.matmul: an empty result, nothing to compute\n";
+    return success();
+  }
+  if (k == 0) {
+    // Every output is a sum over nothing; cuBLAS would reject k = 0.
+    body += llvm::formatv("    // sopt.matmul with k = 0: the product is zero\n"
+                          "    SOPT_TRY(cudaMemsetAsync({0}, 0, {1}, stream));\n",
+                          c, bytesOf(result));
+    return success();
+  }
+  // cuBLAS's classic API takes sizes, leading dimensions and the batch
+  // count as int; legal tensors beyond that take its _64 API.
+  constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+  std::string api = m > kInt32Max || n > kInt32Max || k > kInt32Max || batch > kInt32Max
+                        ? "_64"
+                        : "";
   // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: cuBLAS gets B first.
   std::string opB = op.getTransposeRhs() ? "CUBLAS_OP_T" : "CUBLAS_OP_N";
   std::string opA = op.getTransposeLhs() ? "CUBLAS_OP_T" : "CUBLAS_OP_N";
   int64_t ldb = op.getTransposeRhs() ? k : n;
   int64_t lda = op.getTransposeLhs() ? m : k;
-  std::string a = pointer.lookup(op.getLhs()), b = pointer.lookup(op.getRhs());
-  std::string c = destination(op.getResult());
   if (element.isF32()) {
     body += llvm::formatv(
-        "    SOPT_TRY_CUBLAS(cublasSgemmStridedBatched(sopt::cublasFor(stream), {0}, {1}, "
-        "{2}, {3}, {4}, &one, {5}, {6}, {7}, {8}, {9}, {10}, &zero, {11}, {2}, "
+        "    SOPT_TRY_CUBLAS(cublasSgemmStridedBatched{14}(sopt::cublasFor(stream), {0}, "
+        "{1}, {2}, {3}, {4}, &one, {5}, {6}, {7}, {8}, {9}, {10}, &zero, {11}, {2}, "
         "{12}, {13}));\n",
-        opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch);
+        opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, api);
     return success();
   }
-  if (!element.isF16() && !element.isBF16())
-    return op.emitOpError("has an element type the cuBLAS call does not take "
-                          "(f32, f16 and bf16 are supported)");
   std::string dataType = element.isF16() ? "CUDA_R_16F" : "CUDA_R_16BF";
   body += llvm::formatv(
-      "    SOPT_TRY_CUBLAS(cublasGemmStridedBatchedEx(sopt::cublasFor(stream), {0}, {1}, "
-      "{2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
+      "    SOPT_TRY_CUBLAS(cublasGemmStridedBatchedEx{15}(sopt::cublasFor(stream), {0}, "
+      "{1}, {2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
       "{11}, {14}, {2}, {12}, {13}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));\n",
-      opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType);
+      opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType, api);
   return success();
 }
 
@@ -329,6 +381,8 @@ LogicalResult HostWriter::emitSparseText(FailureOr<SparseLaunchText> text) {
 }
 
 LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
+  if (failed(checkInt32Extents(op)))
+    return failure();
   std::string tablePrefix = fn.getName().str() + std::to_string(counter++);
   if (!op.isDenseTimesSparse()) {
     if (!csr.count(op.getLhs()))
@@ -376,6 +430,8 @@ LogicalResult HostWriter::emitScheduledSpmm(SpmmOp op) {
 }
 
 LogicalResult HostWriter::emitSddmm(SddmmOp op) {
+  if (failed(checkInt32Extents(op)))
+    return failure();
   if (!csr.count(op.getPattern()))
     return op.emitOpError("samples at a pattern that is not a CSR function argument "
                           "or SDDMM result; the CUDA emitter takes those");
@@ -409,7 +465,7 @@ LogicalResult HostWriter::emitConstant(ConstantOp op) {
     return op.emitOpError("is not a dense constant; the CUDA emitter uploads "
                           "dense constants only");
   auto type = op.getType();
-  std::string data = fn.getName().str() + "_constant" + std::to_string(counter);
+  std::string data = fn.getName().str() + "_constant" + std::to_string(counter++);
   int64_t width = storageBytes(type.getElementType());
   std::string bytes;
   llvm::raw_string_ostream os(bytes);
@@ -419,12 +475,29 @@ LogicalResult HostWriter::emitConstant(ConstantOp op) {
       os << (written % 16 == 0 ? "\n    " : " ") << ((bits >> (8 * i)) & 0xff)
          << ",";
   };
+  auto bitsOf = [&](auto value) -> uint64_t {
+    if constexpr (std::is_same_v<decltype(value), APFloat>)
+      return value.bitcastToAPInt().getZExtValue();
+    else
+      return value.getZExtValue();
+  };
+  // A splat is one value whatever the tensor's size: its bytes once, copied
+  // on the device (Fill.cuh).
+  if (attr.isSplat()) {
+    emitBits(isa<FloatType>(type.getElementType()) ? bitsOf(attr.getSplatValue<APFloat>())
+                                                   : bitsOf(attr.getSplatValue<APInt>()));
+    statics += "static const unsigned char " + data + "[] = {" + bytes + "\n};\n\n";
+    std::string dest = destination(op.getResult());
+    body += llvm::formatv("    SOPT_TRY(sopt::launchFill({0}, {1}, {2}, stream));\n", dest,
+                          data, type.getNumElements());
+    return success();
+  }
   if (isa<FloatType>(type.getElementType()))
     for (APFloat v : attr.getValues<APFloat>())
-      emitBits(v.bitcastToAPInt().getZExtValue());
+      emitBits(bitsOf(v));
   else
     for (APInt v : attr.getValues<APInt>())
-      emitBits(v.getZExtValue());
+      emitBits(bitsOf(v));
   statics += "static const unsigned char " + data + "[] = {" + bytes + "\n};\n\n";
   std::string dest = destination(op.getResult());
   body += llvm::formatv(
@@ -442,6 +515,12 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         const KernelLaunch &launch = it->second;
         if (launch.sparseEpilogue)
           return success(); // ran inside the sparse product's kernel
+        if (launch.grid < 1 || launch.grid > kMaxGridBlocks || launch.block < 1 ||
+            launch.block > kMaxThreadsPerBlock)
+          return fusion.emitOpError()
+                 << "needs " << launch.grid << " blocks of " << launch.block
+                 << " threads, beyond what CUDA launches (1 to 2^31 - 1 blocks of 1 to "
+                 << kMaxThreadsPerBlock << " threads)";
         if (launch.storedEntries)
           return emitStoredEntries(fusion);
         SmallVector<std::string> args;

@@ -811,7 +811,7 @@ func.func @layer_norm_bias_shape(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: ten
 // -----
 
 func.func @layer_norm_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'sopt.layer_norm' op expects a non-negative epsilon}}
+  // expected-error @+1 {{'sopt.layer_norm' op expects a finite non-negative epsilon}}
   %0 = sopt.layer_norm %x epsilon = -1.0e-05 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -827,7 +827,7 @@ func.func @rms_norm_scale_shape(%x: tensor<4x8xbf16>, %g: tensor<4xbf16>) -> ten
 // -----
 
 func.func @layer_norm_nan_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'sopt.layer_norm' op expects a non-negative epsilon}}
+  // expected-error @+1 {{'sopt.layer_norm' op expects a finite non-negative epsilon}}
   %0 = sopt.layer_norm %x epsilon = 0x7FF8000000000000 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -835,7 +835,7 @@ func.func @layer_norm_nan_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // -----
 
 func.func @rms_norm_epsilon(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'sopt.rms_norm' op expects a non-negative epsilon}}
+  // expected-error @+1 {{'sopt.rms_norm' op expects a finite non-negative epsilon}}
   %0 = sopt.rms_norm %x epsilon = -1.0 : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
@@ -892,7 +892,7 @@ func.func @attention_mask_shape(%q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %m
 // -----
 
 func.func @attention_scale(%q: tensor<4x8xf32>) -> tensor<4x8xf32> {
-  // expected-error @+1 {{'sopt.attention' op expects a positive scale}}
+  // expected-error @+1 {{'sopt.attention' op expects a finite positive scale}}
   %0 = sopt.attention %q, %q, %q scale = 0.0 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32> -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }

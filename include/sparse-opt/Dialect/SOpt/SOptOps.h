@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "sparse-opt/Dialect/SOpt/IndexableExtents.h"
 #include "sparse-opt/Dialect/SOpt/SOptDialect.h"
 
 namespace mlir::sopt {
