@@ -45,6 +45,7 @@ headers=(
   "Kernels Transpose.cuh"
   "Kernels StoredEntries.cuh"
   "Kernels SparseDispatch.cuh"
+  "Kernels Fill.cuh"
   "Device TensorCore.cuh"
   "Device Warpgroup.cuh"
   "Device Tma.cuh"
