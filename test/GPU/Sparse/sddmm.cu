@@ -12,14 +12,14 @@
 // row, its column) as the reference has them and no other. With a directory
 // argument, every .smtx/.mtx in it under the compiler's schedule instead.
 //
-// The element type compiled in is chosen with -DTEST_F32=1 / -DTEST_F16=1 /
-// -DTEST_BF16=1; this file checks f32, sddmm-16bit.test the others (each
-// type instantiates every kernel of SparseDispatch.cuh: separate tests
-// compile in parallel).
+// The element types a binary checks are chosen with -DTEST_F32=1 /
+// -DTEST_F16=1 / -DTEST_BF16=1; the build makes one binary per type
+// (test/GPU/CMakeLists.txt), linked with that type's kernels
+// (lib/SddmmKernels.cu). This file checks f32, sddmm-16bit.test the others:
+// separate tests run at once.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -DTEST_F32=1 %sparse_test_flags %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/sddmm_f32 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
@@ -27,7 +27,7 @@
 
 #include <cstring>
 
-#include "sparse-opt/Runtime/SparseDispatch.cuh"
+#include "SparseKernels.h"
 
 using namespace harness;
 
