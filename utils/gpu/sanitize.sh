@@ -6,7 +6,7 @@
 # pattern file for the tests that take one).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-bin_dir=${1:-/tmp/sopt-gpu-tests/bin}
+bin_dir=${1:-/tmp/sopt-gpu-tests/gpu-bin}
 pattern=$root/test/GPU/Sparse/Inputs/pruned_300x257.smtx
 status=0
 for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do

@@ -370,6 +370,9 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   }
 }
 
+// The f32-only check and its pattern, in the f32 binary only (the others link no f32
+// kernels).
+#if TEST_F32
 /// tallBlocks with row 5's entries replaced by column 70 a hundred times:
 /// more entries in one block's columns than the block has columns, which
 /// the TMA-fed blocks of 128 rows must still write.
@@ -396,6 +399,8 @@ void checkTallInnerSizes(Report &report) {
       for (int64_t k : {100, 300})
         check<float>(report, p, k, true, schedulesFor(p, k, true, sizeof(float), false));
 }
+
+#endif // TEST_F32
 
 } // namespace
 

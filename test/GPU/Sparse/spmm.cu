@@ -244,6 +244,9 @@ void checkAll(Report &report, const std::vector<Pattern> &cases, bool dlmc) {
   }
 }
 
+// The f32-only checks, in the f32 binary only (the others link no f32
+// kernels).
+#if TEST_F32
 /// f32 whose B outgrows L2 (a 2048 x 65536 pattern of 32 entries a row
 /// reads 65536 rows of B: 67 MB at n = 256): the compiler's schedule must be
 /// the row tiles of 8 lanes x 8 columns by column slice (SparseSchedule.cpp),
@@ -297,6 +300,8 @@ void checkLocalPattern(Report &report) {
     check<float>(report, p, n, {s});
   }
 }
+
+#endif // TEST_F32
 
 } // namespace
 
