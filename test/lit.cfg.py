@@ -36,8 +36,6 @@ if not hasattr(config, "sopt_src_root"):
     # The GPU machine runs the binaries built with the compiler; it compiles
     # nothing (the compile-only tests are the build's checks).
     config.nvcc_executable = None
-    config.sopt_gen_dir = lit_config.params.get(
-        "sopt_gen_dir", os.path.join(config.sopt_obj_root, "test", "GPU", "gen"))
     config.sopt_gpu_bin_dir = lit_config.params.get(
         "sopt_gpu_bin_dir", os.path.join(config.sopt_obj_root, "test", "GPU", "bin"))
 
@@ -60,8 +58,6 @@ config.substitutions.append(("%mlir_dir", config.mlir_dir))
 config.substitutions.append(("%cmake_generator", config.cmake_generator))
 config.substitutions.append(("%cmake", config.cmake_executable))
 config.substitutions.append(("%cxx", config.cxx_compiler))
-# CUDA that sparse-opt generated for the GPU tests (see test/CMakeLists.txt).
-config.substitutions.append(("%sopt_gen", config.sopt_gen_dir))
 # The GPU tests' binaries and the objects they are linked from
 # (test/GPU/CMakeLists.txt).
 config.substitutions.append(("%gpu_bin", config.sopt_gpu_bin_dir))
