@@ -3,7 +3,9 @@
 #
 # Features:
 #   nvcc      nvcc was found; tests compile CUDA (generated or hand-written).
-#   cuda-gpu  a CUDA GPU is visible; tests run what they compiled on it.
+#   cuda-gpu  a CUDA GPU is visible; tests run the GPU test binaries on it
+#             (built by the target sopt-gpu-tests into %gpu_bin).
+#   sm90-target  those binaries target the H100 family (sm_90*).
 #   cuda-multi-gpu  two CUDA GPUs or more are visible (one host).
 #   dlmc-data the DLMC matrices are beside the checkout or at $SOPT_DLMC_DIR
 #             (../shared/data/dlmc, substituted as %dlmc_dir).
@@ -32,17 +34,20 @@ if not hasattr(config, "sopt_src_root"):
     config.llvm_tools_dir = lit_config.params.get("llvm_tools_dir", "")
     config.mlir_dir = config.cmake_executable = config.cmake_generator = ""
     config.cxx_compiler = ""
-    config.nvcc_executable = shutil.which("nvcc") or ""
-    config.sopt_gen_dir = lit_config.params.get(
-        "sopt_gen_dir", os.path.join(config.sopt_obj_root, "test", "GPU", "gen"))
+    # The GPU machine runs the binaries built with the compiler; it compiles
+    # nothing (the compile-only tests are the build's checks).
+    config.nvcc_executable = None
+    config.sopt_gpu_bin_dir = lit_config.params.get(
+        "sopt_gpu_bin_dir", os.path.join(config.sopt_obj_root, "test", "GPU", "bin"))
 
 from lit.llvm import llvm_config
 
 config.name = "SPARSE_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test", ".cu"]
+# test/GPU/lib: the GPU tests' shared sources (kernel units among them).
 config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
-                   "lit.site.cfg.py"]
+                   "lit.site.cfg.py", "lib"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = lit_config.params.get(
     "exec_root", os.path.join(config.sopt_obj_root, "test"))
@@ -57,8 +62,11 @@ config.substitutions.append(("%cmake", config.cmake_executable))
 # instrumented runtime: the sanitizer flags come along.
 config.substitutions.append(
     ("%cxx", " ".join(filter(None, [config.cxx_compiler, getattr(config, "cxx_flags", "")]))))
-# CUDA that sparse-opt generated for the GPU tests (see test/CMakeLists.txt).
-config.substitutions.append(("%sopt_gen", config.sopt_gen_dir))
+# The GPU tests' binaries and the objects they are linked from
+# (test/GPU/CMakeLists.txt).
+config.substitutions.append(("%gpu_bin", config.sopt_gpu_bin_dir))
+config.substitutions.append(
+    ("%gpu_obj", os.path.join(os.path.dirname(config.sopt_gpu_bin_dir), "obj")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP",
                                      "CUDA_HOME", "CUDA_VISIBLE_DEVICES"])
@@ -88,7 +96,7 @@ add_data_dir("mtx-data", "SOPT_MTX_DIR", "matrix-market", "%mtx_dir")
 
 # --- CUDA ---------------------------------------------------------------
 nvcc = config.nvcc_executable
-if not nvcc or not os.path.exists(nvcc):
+if nvcc is not None and not os.path.exists(nvcc):
     nvcc = shutil.which("nvcc")
 # --param nvcc=off leaves out every test that compiles CUDA (the sanitized
 # build's run: docs/Fuzzing.md).
@@ -104,24 +112,20 @@ if nvcc:
     # An Ampere target: the runtime's sm_90 paths must compile away there.
     config.substitutions.append(
         ("%nvcc_sm80", f"{nvcc} -std=c++17 -O2 -arch=sm_80"))
-    # Binaries built for the H100 family (sm_90, with or without `a`) run
-    # only where the tests target it.
-    if arch.startswith("sm_90"):
-        config.available_features.add("sm90-target")
     # Code for that one target only (sm_90 would add compute_90 PTX, so a
     # second pass of cicc).
     config.substitutions.append(
         ("%nvcc", f"{nvcc} -std=c++17 -O2 "
                   f"-arch={arch.replace('sm_', 'compute_', 1)} -code={arch}"))
-    # The sparse kernel tests: the headers, the GPU test library and the
-    # host runtime's sources (plain C++, compiled into each test).
-    runtime = os.path.join(config.sopt_src_root, "lib", "Runtime")
-    config.substitutions.append(
-        ("%sparse_test_flags",
-         f"-I{config.sopt_src_root}/include "
-         f"-I{config.sopt_src_root}/test/GPU/lib "
-         + " ".join(os.path.join(runtime, f) for f in
-                    ("RowOrder.cpp", "SparseIO.cpp", "SparseSchedule.cpp"))))
+
+# A binary built for the H100 family (sm_90, with or without `a`) runs only
+# where the GPU test binaries target it (the build writes their -arch).
+try:
+    with open(os.path.join(config.sopt_gpu_bin_dir, "cuda-arch")) as f:
+        if f.read().strip().startswith("sm_90"):
+            config.available_features.add("sm90-target")
+except OSError:
+    pass
 
 
 def cuda_gpus_visible():
@@ -138,7 +142,7 @@ def cuda_gpus_visible():
     return sum(1 for line in out.stdout.splitlines() if line.startswith("GPU "))
 
 
-gpus = cuda_gpus_visible() if nvcc else 0
+gpus = cuda_gpus_visible()
 if gpus >= 1:
     config.available_features.add("cuda-gpu")
 if gpus >= 2:

@@ -2,7 +2,7 @@
 // result matches a float64 reference on an awkward size.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%S/lib %s -o %t && %t | FileCheck %s
+// RUN: %gpu_bin/smoke | FileCheck %s
 // CHECK: smoke: {{.*}} n=1000003 rel_err={{.*}} PASS
 
 #include "Harness.h"

@@ -1,13 +1,22 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine after run-tests.sh: every GPU test binary lit built
-# under compute-sanitizer's memcheck and racecheck. Argument: lit's exec root.
+# Runs on the GPU machine after run-tests.sh: every GPU test binary it
+# unpacked (or those in the directory given) under compute-sanitizer's
+# memcheck and racecheck,
+# on the inputs its lit test gives it (the awkward patterns; the pruned
+# pattern file for the tests that take one).
 set -uo pipefail
-exec_root=${1:?usage: sanitize.sh <lit exec root>}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+bin_dir=${1:-/tmp/sopt-gpu-tests/gpu-bin}
+pattern=$root/test/GPU/Sparse/Inputs/pruned_300x257.smtx
 status=0
-for binary in $(find "$exec_root" -path '*/Output/*.tmp' -type f -perm -u+x | sort); do
+for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do
+  args=()
+  case $(basename "$binary") in
+    sparse_kernels | capture_first_call | dense_sparse) args=("$pattern") ;;
+  esac
   for tool in memcheck racecheck; do
     timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 \
-      "$binary" > /tmp/sanitize.log 2>&1
+      "$binary" "${args[@]}" > /tmp/sanitize.log 2>&1
     rc=$?
     if [ $rc -eq 0 ]; then
       echo "$tool clean: $(basename "$binary")"

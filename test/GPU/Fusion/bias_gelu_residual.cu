@@ -2,8 +2,7 @@
 // scalar accesses, bf16 with 4-wide vectors, and a single element.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/bias_gelu_residual.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/bias_gelu_residual | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

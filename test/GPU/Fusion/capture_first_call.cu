@@ -7,8 +7,7 @@
 // two replays must give, bit for bit, what an eager call gives afterwards.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
-// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// RUN: %gpu_bin/capture_first_call %S/Inputs/pruned_300x257.smtx | FileCheck %s
 // CHECK-COUNT-5: first call captured, replays equal an eager call {{.*}} PASS
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)

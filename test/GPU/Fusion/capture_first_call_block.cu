@@ -5,8 +5,7 @@
 // the graph must give, bit for bit, what an eager call gives afterwards.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/transformer_block.cu %s -lcublas -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/capture_first_call_block | FileCheck %s
 // CHECK: first call captured, replays equal an eager call {{.*}} PASS
 // CHECK: PASSED: 0 failure(s)
 

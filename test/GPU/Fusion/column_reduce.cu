@@ -2,8 +2,7 @@
 // broadcast after a column max on an odd width, and a bf16 column mean.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/column_reduce.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/column_reduce | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -6,8 +6,7 @@
 // read them) and share one workspace between streams.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/transformer_block.cu %s -lcublas -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/concurrent_calls | FileCheck %s
 // CHECK-COUNT-4: thread {{[0-3]}}: 40 calls {{.*}} PASS
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)

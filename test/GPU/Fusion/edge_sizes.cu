@@ -3,8 +3,7 @@
 // results, which must return cudaSuccess and write nothing.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/edge_sizes.cu %s -lcublas -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/edge_sizes | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

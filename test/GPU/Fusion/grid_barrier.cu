@@ -7,8 +7,7 @@
 // fresh inputs, outputs poisoned.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/grid_barrier.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/grid_barrier | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -2,8 +2,7 @@
 // rows of 4096, and 16-bit storage.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/layer_norm.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/layer_norm | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

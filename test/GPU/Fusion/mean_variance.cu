@@ -2,8 +2,7 @@
 // row) beside the centred rows (a broadcast after a reduce).
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/mean_variance.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/mean_variance | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -1,8 +1,7 @@
 // RMSNorm with scale: block rows of 8192, bf16 warp rows, and 3x5.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/rms_norm.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/rms_norm | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

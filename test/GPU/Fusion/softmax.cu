@@ -2,8 +2,7 @@
 // 7, bf16 storage, and f16 rows kept in shared memory between reductions.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/softmax.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/softmax | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

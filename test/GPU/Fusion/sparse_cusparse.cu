@@ -3,8 +3,7 @@
 // one full row; then nnz = 0), and an SpMV.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/sparse_cusparse.cu %s -lcusparse -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/sparse_cusparse | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -13,8 +13,7 @@
 // Also: a pattern other than the compiled one is refused.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sparse_kernels.cu %s -o %t
-// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// RUN: %gpu_bin/sparse_kernels %S/Inputs/pruned_300x257.smtx | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

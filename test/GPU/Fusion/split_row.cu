@@ -2,8 +2,7 @@
 // 65536, and the sum of 2^20 elements, each row spread over many blocks.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/split_row.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/split_row | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -3,8 +3,7 @@
 // epilogues, against a float64 reference of the whole block.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/transformer_block.cu %s -lcublas -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/transformer_block | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -6,8 +6,7 @@
 // through a handle of the first.
 //
 // REQUIRES: cuda-multi-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/transformer_block.cu %s -lcublas -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/two_devices | FileCheck %s
 // CHECK: device 0 again
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)

@@ -2,8 +2,7 @@
 // maximum), split into two kernels because the first grid exceeds one wave.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib -I%sopt_gen %sopt_gen/two_reductions.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/two_reductions | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

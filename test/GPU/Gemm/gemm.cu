@@ -9,8 +9,7 @@
 // its sentinel.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc -I%sopt_src_root/include -I%S/../lib %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/gemm | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -8,8 +8,7 @@
 // compiled one is refused.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/dense_sparse.cu %s -lcusparse -o %t
-// RUN: %t %S/Inputs/pruned_300x257.smtx | FileCheck %s
+// RUN: %gpu_bin/dense_sparse %S/Inputs/pruned_300x257.smtx | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 

@@ -17,8 +17,7 @@
 // (setDependentLaunch(false)), must leave the same bits.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %sparse_test_flags %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/dependent_launch | FileCheck %s
 // CHECK: dependent launches: on
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
@@ -26,7 +25,7 @@
 #include "SparseCases.h"
 
 #include "sparse-opt/Runtime/Launch.cuh"
-#include "sparse-opt/Runtime/SparseDispatch.cuh"
+#include "SparseKernels.h"
 
 #include <cstring>
 

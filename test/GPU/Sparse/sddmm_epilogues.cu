@@ -8,8 +8,7 @@
 // compared with a float64 reference.
 //
 // REQUIRES: cuda-gpu
-// RUN: %nvcc %sparse_test_flags -I%sopt_gen %sopt_gen/sddmm_epilogues.cu %s -o %t
-// RUN: %t | FileCheck %s
+// RUN: %gpu_bin/sddmm_epilogues | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
