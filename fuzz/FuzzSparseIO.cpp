@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
 #include <cstdio>
 #include <cstdlib>

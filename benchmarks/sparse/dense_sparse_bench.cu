@@ -15,9 +15,9 @@
 //   the sources of lib/Runtime but CsrTranspose.cpp
 //   benchmarks/sparse/dense_sparse_bench.cu -lcusparse
 
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseDispatch.cuh"
-#include "sparse-opt/Runtime/Transpose.cuh"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
+#include "sparse-opt/Runtime/Kernels/SparseDispatch.cuh"
+#include "sparse-opt/Runtime/Kernels/Transpose.cuh"
 
 #include <cusparse.h>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Refits the SpMM heuristic's constants (lib/Runtime/SpmmScheduleRules.cpp,
+"""Refits the SpMM heuristic's constants (lib/Runtime/Schedule/SpmmScheduleRules.cpp,
 `SpmmFit`) on a schedule sweep of sparse_bench.
 
     benchmarks/sparse/fit_spmm.py SWEEP.csv[.xz]... [--matrices] DIR... [--top K]

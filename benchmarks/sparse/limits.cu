@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sparse-opt/Runtime/Launch.cuh"
+#include "sparse-opt/Runtime/Host/Launch.cuh"
 
 #include <cuda_runtime.h>
 

@@ -16,12 +16,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sparse-opt/Runtime/Launch.cuh"
-#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseIO.h"
-#include "sparse-opt/Runtime/SparseRow.cuh"
-#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Host/Launch.cuh"
+#include "sparse-opt/Runtime/Device/OccupiedBlocks.cuh"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
+#include "sparse-opt/Runtime/Device/SparseRow.cuh"
+#include "sparse-opt/Runtime/Schedule/SparseSchedule.h"
 
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -52,7 +52,7 @@ cudaError_t oursSddmm(const sopt::SddmmSchedule &s, const sopt::CsrMatrix<T> &pa
 } // namespace bench
 
 #if SOPT_BENCH_UNIT != 1
-#include "sparse-opt/Runtime/SparseDispatch.cuh"
+#include "sparse-opt/Runtime/Kernels/SparseDispatch.cuh"
 
 template <typename T>
 cudaError_t bench::oursSpmm(const sopt::SpmmSchedule &s, const sopt::CsrMatrix<T> &a,
@@ -103,7 +103,7 @@ template cudaError_t bench::oursSddmm<__half>(const sopt::SddmmSchedule &,
 // The program.
 // ============================================================================
 
-#include "sparse-opt/Runtime/Cusparse.h"
+#include "sparse-opt/Runtime/Host/Cusparse.h"
 
 #include <cublas_v2.h>
 #include <cusparse.h>

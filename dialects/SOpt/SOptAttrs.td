@@ -79,7 +79,7 @@ def SOpt_MemoryLevelAttr : EnumAttr<SOpt_Dialect, SOpt_MemoryLevel, "memory"> {
 
 //===----------------------------------------------------------------------===//
 // Sparse schedules (mirror sopt::SpmmSchedule / sopt::SddmmSchedule of
-// include/sparse-opt/Runtime/SparseSchedule.h)
+// include/sparse-opt/Runtime/Schedule/SparseSchedule.h)
 //===----------------------------------------------------------------------===//
 
 def SOpt_RowOrder : I32EnumAttr<"RowOrder",

@@ -5,8 +5,8 @@
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
-#include "sparse-opt/Runtime/CsrTranspose.h"
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/CsrTranspose.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"

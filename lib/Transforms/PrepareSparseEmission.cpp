@@ -14,8 +14,8 @@
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
-#include "sparse-opt/Runtime/CsrTranspose.h"
-#include "sparse-opt/Runtime/RowOrder.h"
+#include "sparse-opt/Runtime/Pattern/CsrTranspose.h"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
 #include "sparse-opt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -406,7 +406,7 @@ func.func @dense_times_pattern(%x: tensor<4x8xf32>,
 
 // -----
 
-// Dense tensor-core blocks for SpMM (lib/Runtime/SpmmScheduleRules.cpp): a
+// Dense tensor-core blocks for SpMM (lib/Runtime/Schedule/SpmmScheduleRules.cpp): a
 // known pattern of density >= 25 %, or in f32 >= 15 % with a longest row
 // twice the mean, and at least 2^24 products of the dense shape (m * k *
 // n); blocks of 64 x 64 while they number at least 96, else 32 x 32.

@@ -26,8 +26,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "sparse-opt/Runtime/SparseIO.h"
-#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
+#include "sparse-opt/Runtime/Schedule/SparseSchedule.h"
 
 #include <algorithm>
 #include <cinttypes>

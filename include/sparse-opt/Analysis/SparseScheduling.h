@@ -16,8 +16,8 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
-#include "sparse-opt/Runtime/SparseIO.h"
-#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
+#include "sparse-opt/Runtime/Schedule/SparseSchedule.h"
 
 #include <cstdint>
 #include <memory>

@@ -237,7 +237,7 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     `rhs` is CSR or CSC (dense × sparse), and every `sopt.sddmm`, a
     `schedule` attribute (`#sopt.spmm_schedule`, `#sopt.sddmm_schedule`),
     chosen by the host runtime's heuristics (`sopt::chooseSpmmSchedule`,
-    `sopt::chooseSddmmSchedule` in `sparse-opt/Runtime/SparseSchedule.h`)
+    `sopt::chooseSddmmSchedule` in `sparse-opt/Runtime/Schedule/SparseSchedule.h`)
     from the product's shape and element type. A dense × sparse product
     `X[m, k] · S[k, n]` runs as `Sᵀ · Xᵀ` on the CSR kernel, so its schedule
     is chosen for an `n x k` CSR matrix (`Sᵀ`) times `k x m`. A schedule

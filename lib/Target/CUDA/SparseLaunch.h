@@ -1,7 +1,7 @@
 //===- SparseLaunch.h - host code launching our SpMM/SDDMM kernels -*- C++ -*-===//
 //
 // A scheduled sopt.spmm or sopt.sddmm becomes one launch of the project's
-// kernel templates (include/sparse-opt/Runtime/Spmm.cuh, Sddmm.cuh), the
+// kernel templates (include/sparse-opt/Runtime/Kernels/Spmm.cuh, Sddmm.cuh), the
 // schedule's fields as template arguments. Everything else the launch does
 // was decided by sopt-prepare-sparse-emission and is read from the IR: its
 // #sopt.sparse_launch (transposes, workspaces, amended warps) and the tables

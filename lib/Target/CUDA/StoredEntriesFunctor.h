@@ -3,7 +3,7 @@
 // A sopt.fusion whose results are CSR (ops on the stored entries of CSR
 // matrices, sopt-fuse-sparse-epilogues) becomes a device functor evaluated
 // once per stored entry: inside the SDDMM kernel as its epilogue, or by
-// sopt::launchStoredEntries (Runtime/StoredEntries.cuh) on its own.
+// sopt::launchStoredEntries (Runtime/Kernels/StoredEntries.cuh) on its own.
 //
 //===----------------------------------------------------------------------===//
 

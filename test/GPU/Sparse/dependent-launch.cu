@@ -24,7 +24,7 @@
 
 #include "SparseCases.h"
 
-#include "sparse-opt/Runtime/Launch.cuh"
+#include "sparse-opt/Runtime/Host/Launch.cuh"
 #include "SparseKernels.h"
 
 #include <cstring>

@@ -11,11 +11,11 @@
 
 #include "Harness.h"
 
-#include "sparse-opt/Runtime/OccupiedBlocks.cuh"
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseIO.h"
-#include "sparse-opt/Runtime/SparseRow.cuh"
-#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Device/OccupiedBlocks.cuh"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
+#include "sparse-opt/Runtime/Device/SparseRow.cuh"
+#include "sparse-opt/Runtime/Schedule/SparseSchedule.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -12,7 +12,7 @@
 #ifndef SPARSE_OPT_TEST_GPU_SPARSEKERNELS_H
 #define SPARSE_OPT_TEST_GPU_SPARSEKERNELS_H
 
-#include "sparse-opt/Runtime/SparseDispatch.cuh"
+#include "sparse-opt/Runtime/Kernels/SparseDispatch.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

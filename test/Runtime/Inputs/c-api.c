@@ -1,5 +1,5 @@
 /* Exercises the SparseIO C API from C (c-api.test). */
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
 #include <stdio.h>
 #include <string.h>

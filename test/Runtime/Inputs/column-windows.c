@@ -3,8 +3,8 @@
    prints each row's windows, the occupied blocks and their windows (four
    rows at most) and the entries in panel order for the block sizes given
    after the file, then every entry's row. */
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 #include "read_pattern.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* Exercises sopt_csr_transpose from C (csr-transpose.test). */
-#include "sparse-opt/Runtime/CsrTranspose.h"
+#include "sparse-opt/Runtime/Pattern/CsrTranspose.h"
 #include "read_pattern.h"
 
 #include <stdio.h>

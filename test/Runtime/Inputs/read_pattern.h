@@ -3,7 +3,7 @@
 #ifndef SOPT_TEST_READ_PATTERN_H
 #define SOPT_TEST_READ_PATTERN_H
 
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
 #include <stdio.h>
 

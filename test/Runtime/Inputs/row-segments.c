@@ -1,8 +1,8 @@
 /* sopt_csr_row_segments from C (row-segments.test): for each segment
    length given after the file, the long rows (over sopt_csr_row_order's
    order), the number of segments and the table. */
-#include "sparse-opt/Runtime/RowOrder.h"
-#include "sparse-opt/Runtime/SparseIO.h"
+#include "sparse-opt/Runtime/Pattern/RowOrder.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 #include "read_pattern.h"
 
 #include <stdio.h>

@@ -8,9 +8,9 @@
 // SUMMARY: pruned_kernel0: 2 ops | elementwise 1024x1, 256 threads, vector 4, grid 1
 
 // The preamble, once.
-// CHECK: #include "sparse-opt/Runtime/Reduce.cuh"
+// CHECK: #include "sparse-opt/Runtime/Device/Reduce.cuh"
 // CHECK: #include "{{.*}}emit-cuda.mlir.tmp.h"
-// CHECK: #include "sparse-opt/Runtime/Cusparse.h"
+// CHECK: #include "sparse-opt/Runtime/Host/Cusparse.h"
 
 // LayerNorm in bf16: 16-byte vectors (8 elements), two warps per row (16-bit
 // rows keep 16 elements per thread), x kept in registers, the centred value

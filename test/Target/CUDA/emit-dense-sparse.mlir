@@ -31,9 +31,9 @@
 // SUMMARY: known_spmm0: sopt.spmm with the project's kernel, {{.*}}; dense x sparse as (Sᵀ · Xᵀ)ᵀ: Sᵀ's pattern transposed at compile time, S's values permuted on every call;
 // SUMMARY: unknown_spmm0: sopt.spmm with the project's kernel, {{.*}}; dense x sparse as (Sᵀ · Xᵀ)ᵀ: Sᵀ in CSR by cuSPARSE csr2csc on every call (pattern unknown);
 
-// CHECK: #include "sparse-opt/Runtime/Spmm.cuh"
-// CHECK: #include "sparse-opt/Runtime/Transpose.cuh"
-// CHECK: #include "sparse-opt/Runtime/Cusparse.h"
+// CHECK: #include "sparse-opt/Runtime/Kernels/Spmm.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/Transpose.cuh"
+// CHECK: #include "sparse-opt/Runtime/Host/Cusparse.h"
 
 // The bias of y = relu(x · Wᵀ + b) is indexed by Y's column (d1): the
 // kernel calls the epilogue with Y's indices.

@@ -14,7 +14,7 @@
 // SUMMARY: stored_sddmm0: sopt.sddmm
 // SUMMARY: stored_kernel1: kernel over the stored entries, 2 op(s): exp mul
 
-// CHECK: #include "sparse-opt/Runtime/StoredEntries.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/StoredEntries.cuh"
 
 // The functor gets the entry's row, column and index, the product and the
 // pattern's value; the SDDMM result is their product. The scale of Q is a

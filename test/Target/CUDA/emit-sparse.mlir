@@ -21,10 +21,10 @@
 // SUMMARY-NOT: attention_sddmm0
 // SUMMARY: attention_spmm1: sopt.spmm
 
-// CHECK: #include "sparse-opt/Runtime/Sddmm.cuh"
-// CHECK: #include "sparse-opt/Runtime/SddmmBlocks.cuh"
-// CHECK: #include "sparse-opt/Runtime/Spmm.cuh"
-// CHECK: #include "sparse-opt/Runtime/SpmmBlocks.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/Sddmm.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/SddmmBlocks.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/Spmm.cuh"
+// CHECK: #include "sparse-opt/Runtime/Kernels/SpmmBlocks.cuh"
 // CHECK-NOT: cusparse
 
 // The epilogue: a functor over (row, column, accumulator) holding the

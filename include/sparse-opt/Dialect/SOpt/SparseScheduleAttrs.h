@@ -16,7 +16,7 @@
 
 #include "mlir/IR/Types.h"
 #include "sparse-opt/Dialect/SOpt/SOptDialect.h"
-#include "sparse-opt/Runtime/SparseSchedule.h"
+#include "sparse-opt/Runtime/Schedule/SparseSchedule.h"
 #include "llvm/ADT/StringRef.h"
 
 namespace mlir::sopt {

@@ -27,7 +27,7 @@
 #ifndef SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMT_CUH
 #define SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMT_CUH
 
-#include "sparse-opt/Runtime/DeviceInfo.h"
+#include "sparse-opt/Runtime/Host/DeviceInfo.h"
 #include "sparse-opt/Runtime/Kernels/GemmSimtOperands.cuh"
 #include "sparse-opt/Runtime/Schedule/GemmSchedule.h"
 

@@ -23,7 +23,7 @@
 #ifndef SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMTOPERANDS_CUH
 #define SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMTOPERANDS_CUH
 
-#include "sparse-opt/Runtime/TensorCore.cuh"
+#include "sparse-opt/Runtime/Device/TensorCore.cuh"
 
 #include <cstdint>
 
