@@ -107,8 +107,8 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, const FusionGroup &group,
   // A thread keeps a fixed number of bytes of each row value (4 vectors of
   // 16 bytes): more loads in flight per thread, while enough warps stay
   // resident. Long dependent chains per element (erff's polynomial) want
-  // more warps instead: half the bytes. Measured on the H100, see
-  // docs/benchmarks/sweeps.
+  // more warps instead: half the bytes (the sweeps behind both budgets:
+  // benchmarks/results/sweeps/README.md).
   int64_t elementBytes = 16 / maxVector;
   int64_t budget = target.rowBytesPerThread / elementBytes;
   if (instructionsPerElement(group) >= kHeavyInstructionsPerElement)
