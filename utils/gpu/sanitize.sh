@@ -7,12 +7,16 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin_dir=${1:-/tmp/sopt-gpu-tests/gpu-bin}
-pattern=$root/test/GPU/Sparse/Inputs/pruned_300x257.smtx
+# The pattern file each test's RUN line gives it; the harness finds the
+# other patterns it reads beside it.
+fusion_pattern=$root/test/GPU/Fusion/Inputs/pruned_300x257.smtx
+sparse_pattern=$root/test/GPU/Sparse/Inputs/pruned_300x257.smtx
 status=0
 for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do
   args=()
   case $(basename "$binary") in
-    sparse_kernels | capture_first_call | dense_sparse) args=("$pattern") ;;
+    sparse_kernels | capture_first_call) args=("$fusion_pattern") ;;
+    dense_sparse) args=("$sparse_pattern") ;;
   esac
   for tool in memcheck racecheck; do
     timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 \
