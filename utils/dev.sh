@@ -101,7 +101,7 @@ case "$command" in
     arch=${SPARSE_OPT_CUDA_ARCH:-sm_90a}
     main=$root/examples/${stem}_main.cu
     if [ -f "$main" ]; then
-      log "nvcc -arch=$arch $stem.cu ${stem}_main.cu -> $out/$stem"
+      log "nvcc -arch=${arch/sm_/compute_} -code=$arch $stem.cu ${stem}_main.cu -> $out/$stem"
       nvcc -std=c++17 -O3 -arch="${arch/sm_/compute_}" -code="$arch" -I"$root/include" -I"$out" \
         "$out/$stem.cu" "$main" -lcublas -o "$out/$stem"
       if nvidia-smi -L >/dev/null 2>&1; then
@@ -111,7 +111,7 @@ case "$command" in
         log "no GPU here: built $out/$stem without running it"
       fi
     else
-      log "nvcc -arch=$arch -c $stem.cu -> $out/$stem.o"
+      log "nvcc -arch=${arch/sm_/compute_} -code=$arch -c $stem.cu -> $out/$stem.o"
       nvcc -std=c++17 -O3 -arch="${arch/sm_/compute_}" -code="$arch" -I"$root/include" -I"$out" \
         -c "$out/$stem.cu" -o "$out/$stem.o"
     fi
