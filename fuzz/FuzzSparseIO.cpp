@@ -10,6 +10,7 @@
 
 #include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,10 +40,32 @@ void checkCsr(const sopt_csr &m) {
   }
 }
 
+/// Whether the size line (the first line not starting with '%') declares
+/// more than 2^22 rows, columns or entries. Such a header is a legal
+/// matrix, and the reader's arrays for it would take gigabytes: past the
+/// fuzzer's memory limit without saying anything about the parser.
+bool declaresHugeSizes(const uint8_t *data, size_t size) {
+  const char *p = reinterpret_cast<const char *>(data), *end = p + size;
+  while (p < end && *p == '%')
+    while (p < end && *p++ != '\n') {
+    }
+  std::string line(p, std::find(p, end, '\n'));
+  const char *q = line.c_str();
+  for (int field = 0; field < 3 && *q; ++field) {
+    while (*q && !(*q >= '0' && *q <= '9'))
+      ++q;
+    char *next = nullptr;
+    if (std::strtoull(q, &next, 10) > (1ull << 22))
+      return true;
+    q = next;
+  }
+  return false;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size == 0)
+  if (size == 0 || declaresHugeSizes(data + 1, size - 1))
     return 0;
   static const std::string stem =
       (std::getenv("TMPDIR") ? std::string(std::getenv("TMPDIR")) : std::string("/tmp")) +
