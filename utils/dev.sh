@@ -133,7 +133,7 @@ case "$command" in
     ;;
   fuzz)
     seconds=${2:-120}
-    configure_and_build_sanitized --target sopt-fuzz-compile sopt-fuzz-sparse-io
+    configure_and_build_sanitized --target sopt-fuzz-compile sopt-fuzz-sparse-io sparse-opt
     work=$fuzz_build/fuzz
     python3 "$root/utils/fuzz-seeds.py" "$work/seeds"
     status=0
