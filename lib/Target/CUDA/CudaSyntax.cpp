@@ -31,6 +31,35 @@ std::optional<std::string> sopt::cuda::storageType(Type type) {
   return std::nullopt;
 }
 
+std::string sopt::cuda::byteStringLiteral(llvm::ArrayRef<uint8_t> bytes, llvm::StringRef indent,
+                                          size_t bytesPerLine) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << indent << '"';
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i > 0 && i % bytesPerLine == 0)
+      os << "\"\n" << indent << '"';
+    uint8_t byte = bytes[i];
+    // '?' would start a trigraph in older dialects.
+    bool printable = byte >= 0x20 && byte < 0x7f && byte != '"' && byte != '\\' && byte != '?';
+    if (printable) {
+      os << char(byte);
+      continue;
+    }
+    // An escape takes up to three octal digits: a digit after a short one
+    // would be read into it, so then write all three.
+    bool digitNext = i + 1 < bytes.size() && (i + 1) % bytesPerLine != 0 &&
+                     bytes[i + 1] >= '0' && bytes[i + 1] <= '9';
+    os << '\\';
+    if (digitNext)
+      os << llvm::format("%03o", byte);
+    else
+      os << llvm::format("%o", byte);
+  }
+  os << '"';
+  return text;
+}
+
 std::string sopt::cuda::computeType(Type type) {
   if (isa<FloatType>(type))
     return "float";

@@ -467,13 +467,10 @@ LogicalResult HostWriter::emitConstant(ConstantOp op) {
   auto type = op.getType();
   std::string data = fn.getName().str() + "_constant" + std::to_string(counter++);
   int64_t width = storageBytes(type.getElementType());
-  std::string bytes;
-  llvm::raw_string_ostream os(bytes);
-  int64_t written = 0;
-  auto emitBits = [&](uint64_t bits) {
-    for (int64_t i = 0; i < width; ++i, ++written)
-      os << (written % 16 == 0 ? "\n    " : " ") << ((bits >> (8 * i)) & 0xff)
-         << ",";
+  std::vector<uint8_t> bytes;
+  auto appendBits = [&](uint64_t bits) {
+    for (int64_t i = 0; i < width; ++i)
+      bytes.push_back(uint8_t(bits >> (8 * i)));
   };
   auto bitsOf = [&](auto value) -> uint64_t {
     if constexpr (std::is_same_v<decltype(value), APFloat>)
@@ -483,26 +480,28 @@ LogicalResult HostWriter::emitConstant(ConstantOp op) {
   };
   // A splat is one value whatever the tensor's size: its bytes once, copied
   // on the device (Fill.cuh).
-  if (attr.isSplat()) {
-    emitBits(isa<FloatType>(type.getElementType()) ? bitsOf(attr.getSplatValue<APFloat>())
-                                                   : bitsOf(attr.getSplatValue<APInt>()));
-    statics += "static const unsigned char " + data + "[] = {" + bytes + "\n};\n\n";
-    std::string dest = destination(op.getResult());
-    body += llvm::formatv("    SOPT_TRY(sopt::launchFill({0}, {1}, {2}, stream));\n", dest,
-                          data, type.getNumElements());
-    return success();
-  }
-  if (isa<FloatType>(type.getElementType()))
+  if (attr.isSplat())
+    appendBits(isa<FloatType>(type.getElementType()) ? bitsOf(attr.getSplatValue<APFloat>())
+                                                     : bitsOf(attr.getSplatValue<APInt>()));
+  else if (isa<FloatType>(type.getElementType()))
     for (APFloat v : attr.getValues<APFloat>())
-      emitBits(bitsOf(v));
+      appendBits(bitsOf(v));
   else
     for (APInt v : attr.getValues<APInt>())
-      emitBits(bitsOf(v));
-  statics += "static const unsigned char " + data + "[] = {" + bytes + "\n};\n\n";
+      appendBits(bitsOf(v));
+  std::string typeText;
+  llvm::raw_string_ostream(typeText) << type;
+  statics += llvm::formatv("// {0}{1}, little-endian bytes.\nstatic const char {2}[] =\n{3};\n\n",
+                           typeText, attr.isSplat() ? " (splat: one element)" : "", data,
+                           byteStringLiteral(bytes));
   std::string dest = destination(op.getResult());
-  body += llvm::formatv(
-      "    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2}, cudaMemcpyHostToDevice, stream));\n",
-      dest, data, bytesOf(type));
+  if (attr.isSplat())
+    body += llvm::formatv("    SOPT_TRY(sopt::launchFill({0}, {1}, {2}, stream));\n", dest,
+                          data, type.getNumElements());
+  else
+    body += llvm::formatv(
+        "    SOPT_TRY(cudaMemcpyAsync({0}, {1}, {2}, cudaMemcpyHostToDevice, stream));\n",
+        dest, data, bytesOf(type));
   return success();
 }
 

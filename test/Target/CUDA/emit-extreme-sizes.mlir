@@ -35,9 +35,9 @@ func.func @long_k(%a: tensor<1x4294967296xf16>, %b: tensor<4294967296x1xf16>) ->
 
 // A 4096 x 4096 splat: its 4 bytes once (1.5f is 0x3fc00000,
 // little-endian), written on the device (it was 235 MB of CUDA text).
-// CHECK: static const unsigned char splat_lhs_constant{{[0-9]+}}[] = {
-// CHECK-NEXT: 0, 0, 192, 63,
-// CHECK-NEXT: };
+// CHECK: // tensor<4096x4096xf32> (splat: one element), little-endian bytes.
+// CHECK-NEXT: static const char splat_lhs_constant{{[0-9]+}}[] =
+// CHECK-NEXT: "\0\0\300\77";
 // CHECK-LABEL: extern "C" cudaError_t splat_lhs(
 // Sizes within int keep the classic API.
 // CHECK: SOPT_TRY(sopt::launchFill(t{{[0-9]+}}, splat_lhs_constant{{[0-9]+}}, 16777216, stream));
@@ -67,8 +67,8 @@ func.func @columns_none(%a: tensor<8x0xf32>) -> tensor<0xf32> {
 
 // Constants written straight into the caller's buffers get names of their
 // own (both used to be two_constants_constant0: a redefinition).
-// CHECK: static const unsigned char two_constants_constant0[] = {
-// CHECK: static const unsigned char two_constants_constant1[] = {
+// CHECK: static const char two_constants_constant0[] =
+// CHECK: static const char two_constants_constant1[] =
 // CHECK-LABEL: extern "C" cudaError_t two_constants(
 // CHECK: cudaMemcpyAsync(result0, two_constants_constant0, 16, cudaMemcpyHostToDevice, stream)
 // CHECK: cudaMemcpyAsync(result1, two_constants_constant1, 16, cudaMemcpyHostToDevice, stream)

@@ -28,7 +28,7 @@ template <typename T> __global__ void fillKernel(T *out, T value, int64_t count)
 /// Writes `count` copies of the sizeof(T) bytes at `bits` (host memory) to
 /// `out` (device memory), in `stream`.
 template <typename T>
-cudaError_t launchFill(T *out, const unsigned char *bits, int64_t count, cudaStream_t stream) {
+cudaError_t launchFill(T *out, const void *bits, int64_t count, cudaStream_t stream) {
   if (count <= 0)
     return cudaSuccess;
   T value;
