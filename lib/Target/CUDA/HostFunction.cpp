@@ -249,9 +249,22 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   std::string index = csrIndexType(matrix) == "int32_t" ? "CUSPARSE_INDEX_32I"
                                                          : "CUSPARSE_INDEX_64I";
   int64_t m = matrix.getDimSize(0), k = matrix.getDimSize(1);
+  int64_t n = isa<SpmvOp>(op) ? 1 : denseType.getDimSize(1);
   std::string out = destination(op->getResult(0));
   std::string in = pointer.lookup(dense);
-  body += "    {\n      // " + op->getName().getStringRef().str() +
+  std::string opName = op->getName().getStringRef().str();
+  // cuSPARSE refuses zero-sized descriptors; the result needs no call.
+  if (m == 0 || n == 0) {
+    body += "    // " + opName + ": an empty result, nothing to compute\n";
+    return success();
+  }
+  if (k == 0) {
+    body += llvm::formatv("    // {0} with k = 0: the product is zero\n"
+                          "    SOPT_TRY(cudaMemsetAsync({1}, 0, {2}, stream));\n",
+                          opName, out, bytesOf(tensorType(op->getResult(0))));
+    return success();
+  }
+  body += "    {\n      // " + opName +
           " through cuSPARSE (default algorithm, f32 accumulation)\n";
   body += llvm::formatv(
       "      sopt::CusparseCsr a;\n"
@@ -275,7 +288,6 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
         "y.descriptor, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buffer.data));\n",
         k, in, dataType, m, out);
   } else {
-    int64_t n = denseType.getDimSize(1);
     body += llvm::formatv(
         "      sopt::CusparseDnMat b, c;\n"
         "      SOPT_TRY_CUSPARSE(cusparseCreateDnMat(&b.descriptor, {0}, {1}, {1}, "

@@ -9,6 +9,7 @@
 
 #include "Harness.h"
 #include "edge_sizes.h"
+#include "ZeroSizedProducts.h"
 
 using namespace harness;
 
@@ -44,5 +45,6 @@ int main() {
   launch(column_sums_no_columns_f32, columns.device, sums.device);
   launch(empty_matmul_f32, lhs.device, rhs.device, product.device);
   report.check("empty results return cudaSuccess", 0.0, 0.0);
+  checkZeroSizedProducts(report, "own kernels");
   return report.exitCode();
 }

@@ -1,6 +1,6 @@
 // CSR products through cuSPARSE from generated host code: a pruned linear
 // layer with a fused bias + GELU epilogue (random pattern with empty rows and
-// one full row; then nnz = 0), and an SpMV.
+// one full row; then nnz = 0), an SpMV, and zero-sized operands.
 //
 // REQUIRES: cuda-gpu
 // RUN: %gpu_bin/sparse_cusparse | FileCheck %s
@@ -10,6 +10,7 @@
 #include "Harness.h"
 #include "References.h"
 #include "sparse_cusparse.h"
+#include "ZeroSizedProducts.h"
 
 using namespace harness;
 
@@ -94,5 +95,6 @@ int main() {
     cudaFree(coordinates);
     cudaFree(vals);
   }
+  checkZeroSizedProducts(report, "cuSPARSE");
   return report.exitCode();
 }
