@@ -4,6 +4,7 @@
 #include "sparse-opt/Analysis/ThreadMapping.h"
 #include "sparse-opt/Support/Extents.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include <functional>
 
@@ -281,11 +282,14 @@ private:
 
   /// Consecutive groups share a kernel while every inter-group dependence
   /// can wait at a grid-wide barrier, i.e. while all their grids fit in one
-  /// wave; otherwise a new kernel starts at the consuming group.
+  /// wave; otherwise a new kernel starts at the consuming group. A barrier
+  /// goes before a group that reads one written since the last barrier (the
+  /// emitter places them so and checks the count against this plan).
   void planKernels() {
     ArrayRef<FusionGroup> groups = grouping.getGroups();
+    llvm::SmallDenseSet<unsigned> sinceBarrier;
     for (const FusionGroup &group : groups) {
-      bool dependsOnCurrent = false;
+      bool dependsOnCurrent = false, readsSinceBarrier = false;
       for (Operation *op : group.ops)
         for (Value operand : op->getOperands())
           if (Operation *def = operand.getDefiningOp())
@@ -293,16 +297,21 @@ private:
                 from && from != &group && !plan.kernels.empty() &&
                 llvm::is_contained(plan.kernels.back(), from->id)) {
               dependsOnCurrent = true;
+              readsSinceBarrier |= sinceBarrier.contains(from->id);
               if (!llvm::is_contained(plan.crossGroup, operand))
                 plan.crossGroup.push_back(operand);
             }
       if (plan.kernels.empty() ||
           (dependsOnCurrent && !fitsOneWave(plan.kernels.back(), group.id))) {
         plan.kernels.push_back({group.id});
+        sinceBarrier = {group.id};
         continue;
       }
-      if (dependsOnCurrent)
+      if (readsSinceBarrier) {
         ++plan.gridBarriers;
+        sinceBarrier.clear();
+      }
+      sinceBarrier.insert(group.id);
       plan.kernels.back().push_back(group.id);
     }
     // Values between kernels are ordinary kernel outputs, not barriers.

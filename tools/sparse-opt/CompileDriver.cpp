@@ -149,6 +149,11 @@ int sopt::runCompileDriver(int argc, char **argv) {
       "cusparse",
       cl::desc("Lower SpMM to cuSPARSE instead of the project's kernels"),
       cl::cat(category));
+  cl::opt<bool> skipPipeline(
+      "skip-pipeline",
+      cl::desc("Emit the module as given, without running sopt-pipeline: for "
+               "IR already through it (--emit=mlir output) or an embedder's own"),
+      cl::cat(category));
   // Pass names for --mlir-print-ir-after=... and friends.
   registerAllSparseOptPasses();
   registerTransformsPasses();
@@ -222,7 +227,8 @@ int sopt::runCompileDriver(int argc, char **argv) {
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
   options.registerElementsPerThread = registerElements;
-  buildSparseOptPipeline(pm, options);
+  if (!skipPipeline)
+    buildSparseOptPipeline(pm, options);
   if (failed(applyPassManagerCLOptions(pm)))
     return 1;
   pm.enableTiming(timingRoot);

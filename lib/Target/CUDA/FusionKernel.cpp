@@ -197,6 +197,12 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
         const FusionGroup *from = def ? grouping.getGroup(def) : nullptr;
         if (!from || from == &group || exchange.count(operand))
           continue;
+        // The reuse plan decided where values crossing groups live.
+        auto memory = def->getAttrOfType<MemoryLevelAttr>(attr::kResultMemory);
+        if (!memory || memory.getValue() != MemoryLevel::Global)
+          return def->emitOpError("is read by a later fusion group but the reuse plan does "
+                                  "not keep it in global memory (sopt.result_memory); run "
+                                  "sopt-plan-reuse");
         auto type = tensorType(operand);
         std::string storage = *storageType(type.getElementType());
         int64_t bytes = product(type.getShape()) *
@@ -249,6 +255,14 @@ FailureOr<KernelLaunch> writeGroupsKernel(FusionOp fusion,
     grid = std::max(grid, code->launch.grid);
     sharedBytes = std::max(sharedBytes, code->launch.sharedBytes);
   }
+
+  auto planned = fusion->getAttrOfType<IntegerAttr>(attr::kGridBarriers);
+  if (!planned || planned.getInt() != barriers)
+    return fusion.emitOpError() << "needs " << barriers
+                                << " grid-wide barrier(s) but the reuse plan (sopt.grid_barriers) "
+                                << (planned ? "has " + std::to_string(planned.getInt())
+                                            : std::string("is missing"))
+                                << "; run sopt-plan-reuse";
 
   KernelLaunch launch;
   launch.name = name.str();
