@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from outcome import Tally, compile_outcome
+
 EXTENTS = [0, 1, 2, 3, 7, 8, 31, 32, 33, 1024, 65535, 65536, 2**31 - 1, 2**31,
            2**32, 2**32 + 1, 2**40, 2**47, 2**48, 2**62, 2**63 - 1]
 ELEMENTS = ["f32", "f16", "bf16"]
@@ -67,32 +69,16 @@ def main():
     tool = sys.argv[1]
     count = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
     rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 0)
-    located = re.compile(r"\.mlir:\d+:\d+: error: ")
-    findings = outcomes = 0
-    results = {"compiled": 0, "refused": 0}
+    tally = Tally()
     with tempfile.TemporaryDirectory() as work:
         source, out = os.path.join(work, "g.mlir"), os.path.join(work, "g.cu")
         for i in range(count):
             text = graph(rng)
             with open(source, "w") as f:
                 f.write(text)
-            try:
-                run = subprocess.run([tool, source, "--emit=cuda", "-o", out],
-                                     capture_output=True, text=True, timeout=60)
-                if run.returncode == 0:
-                    results["compiled"] += 1
-                    continue
-                if run.returncode == 1 and located.search(run.stderr):
-                    results["refused"] += 1
-                    continue
-                what = f"exit {run.returncode}: {run.stderr[-400:]}"
-            except subprocess.TimeoutExpired:
-                what = "timeout (60 s)"
-            findings += 1
-            print(f"FINDING {i} ({what})\n{text}", flush=True)
-    print(f"{count} graphs: {results['compiled']} compiled, {results['refused']} refused "
-          f"with a located error, {findings} findings")
-    return 1 if findings else 0
+            tally.add(compile_outcome([tool, source, "--emit=cuda", "-o", out]), i, text)
+    print(f"{count} graphs: {tally.summary()}")
+    return 1 if tally.findings else 0
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@
 #                                dir) and run the lit suite but its nvcc tests
 #   utils/dev.sh fuzz [SECONDS]  build the libFuzzer targets there and run each
 #                                from the tests' seeds for SECONDS (default 120),
-#                                then 200 graphs of extreme shapes
+#                                then 200 graphs of extreme shapes and 300
+#                                edits of prepared IR
 #
 # Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_FUZZ_BUILD_DIR
 # (default ./build-fuzz, for sanitize and fuzz), SPARSE_OPT_JOBS.
@@ -152,10 +153,13 @@ case "$command" in
     log "extreme shapes: 200 graphs through the instrumented sparse-opt"
     python3 "$root/fuzz/extreme-shapes.py" "$fuzz_build/bin/sparse-opt" 200 "${SPARSE_OPT_FUZZ_SEED:-$RANDOM}" \
       || status=1
+    log "prepared IR: 300 edits of --emit=mlir output emitted with --skip-pipeline"
+    python3 "$root/fuzz/prepared-ir.py" "$fuzz_build/bin/sparse-opt" 300 "${SPARSE_OPT_FUZZ_SEED:-$RANDOM}" \
+      || status=1
     exit $status
     ;;
   *)
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
     ;;
 esac

@@ -62,6 +62,7 @@ def SOpt_MappingAttr : AttrDef<SOpt_Dialect, "Mapping"> {
     "int64_t":$vector_width,
     "int64_t":$grid);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 def SOpt_MemoryLevel : I32EnumAttr<"MemoryLevel",

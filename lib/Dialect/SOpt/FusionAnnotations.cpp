@@ -67,6 +67,37 @@ bool isSharedSlot(Attribute a) {
 
 } // namespace
 
+// The emitter divides by and multiplies these: each is checked against what a
+// CUDA launch can take, so that no attribute reaching it (written by hand, or
+// edited --emit=mlir output) makes it divide by zero or overflow.
+LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError, MappingKind,
+                                  int64_t rows, int64_t cols, int64_t threadsPerBlock,
+                                  int64_t threadsPerRow, int64_t rowsPerBlock,
+                                  int64_t blocksPerRow, int64_t vectorWidth, int64_t grid) {
+  constexpr int64_t kMaxThreads = 1024, kMaxGrid = (int64_t(1) << 31) - 1;
+  if (rows < 0 || cols < 0)
+    return emitError() << "#sopt.mapping has rows = " << rows << " and cols = " << cols
+                       << "; both must be non-negative";
+  if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreads)
+    return emitError() << "#sopt.mapping has threads_per_block = " << threadsPerBlock
+                       << "; CUDA launches 1 to " << kMaxThreads;
+  if (threadsPerRow < 1 || rowsPerBlock < 1 || threadsPerRow * rowsPerBlock != threadsPerBlock)
+    return emitError() << "#sopt.mapping has threads_per_row = " << threadsPerRow
+                       << " and rows_per_block = " << rowsPerBlock
+                       << "; both must be positive, their product threads_per_block ("
+                       << threadsPerBlock << ")";
+  if (blocksPerRow < 1 || blocksPerRow > kMaxGrid)
+    return emitError() << "#sopt.mapping has blocks_per_row = " << blocksPerRow
+                       << "; it must be 1 to " << kMaxGrid;
+  if (vectorWidth != 1 && vectorWidth != 2 && vectorWidth != 4 && vectorWidth != 8)
+    return emitError() << "#sopt.mapping has vector_width = " << vectorWidth
+                       << "; accesses move 1, 2, 4 or 8 elements";
+  if (grid < 1 || grid > kMaxGrid)
+    return emitError() << "#sopt.mapping has grid = " << grid << "; CUDA launches 1 to "
+                       << kMaxGrid << " blocks";
+  return success();
+}
+
 LogicalResult sopt::verifyFusionAnnotation(Operation *op, NamedAttribute named) {
   StringRef name = named.getName().getValue();
   Attribute value = named.getValue();

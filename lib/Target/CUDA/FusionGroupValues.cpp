@@ -17,6 +17,22 @@ using namespace mlir::sopt;
 using namespace mlir::sopt::cuda;
 
 LogicalResult GroupWriter::checkSupported() {
+  // The kernel walks exactly the mapping's rows x cols: they must be the
+  // group's parallel and reduced extents.
+  int64_t parallel = 1, reduced = 1;
+  for (auto [d, extent] : llvm::enumerate(group.domain))
+    (llvm::is_contained(group.reducedDims, int64_t(d)) ? reduced : parallel) *= extent;
+  if (mapping.getRows() != parallel || mapping.getCols() != reduced)
+    return group.ops.front()->emitOpError()
+           << "has a thread mapping over " << mapping.getRows() << " x " << mapping.getCols()
+           << " but its group iterates over " << parallel << " x " << reduced
+           << "; run sopt-propagate-mapping";
+  // Vector accesses stay within a row of the innermost dimension.
+  if (!group.domain.empty() && group.domain.back() % mapping.getVectorWidth() != 0)
+    return group.ops.front()->emitOpError()
+           << "has a thread mapping with vector_width = " << mapping.getVectorWidth()
+           << ", which does not divide the innermost extent (" << group.domain.back()
+           << "); run sopt-propagate-mapping";
   for (Value v : fusion.getInputs())
     if (tensorType(v).getElementType().isF64())
       return fusion.emitOpError("has an f64 tensor; the CUDA emitter computes "
@@ -45,11 +61,22 @@ LogicalResult GroupWriter::checkSupported() {
         return backbone.emitOpError(
             "reduces dimensions that are neither all trailing nor all leading; "
             "the CUDA emitter lowers row and column reductions only");
-    if ((mapping.getThreadsPerRow() > 32 || isColumns()) &&
-        !backbone->hasAttr(attr::kSharedSlot))
-      return backbone.emitOpError(
-          "needs a shared-memory slot for its block reduction; run "
-          "sopt-plan-reuse first");
+    // Slots lie within the shared memory the kernel is launched with.
+    auto sharedBytes = fusion->getAttrOfType<IntegerAttr>(attr::kSharedBytes);
+    for (Operation *op : group.ops)
+      if (auto slot = op->getAttrOfType<DenseI64ArrayAttr>(attr::kSharedSlot);
+          slot && (!sharedBytes || slot[0] < 0 || slot[1] < 0 ||
+                   slot[0] > sharedBytes.getInt() - slot[1]))
+        return op->emitOpError() << "has a shared-memory slot [" << slot[0] << ", " << slot[1]
+                                 << "] beyond the kernel's sopt.smem_bytes ("
+                                 << (sharedBytes ? sharedBytes.getInt() : 0)
+                                 << "); run sopt-plan-reuse";
+    // The backbone and every sub-backbone reduce across the block.
+    if (mapping.getThreadsPerRow() > 32 || isColumns())
+      for (Operation *op : group.ops)
+        if (isa<ReduceOp>(op) && !op->hasAttr(attr::kSharedSlot))
+          return op->emitOpError("needs a shared-memory slot for its block reduction; run "
+                                 "sopt-plan-reuse first");
   }
   for (Operation *op : group.ops)
     if (!op->hasTrait<OpTrait::Elementwise>() &&

@@ -88,3 +88,28 @@ func.func @smem_bytes_on_op(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = sopt.exp %x {sopt.smem_bytes = 0 : i64} : tensor<4xf32>
   return %e : tensor<4xf32>
 }
+
+// -----
+
+// A mapping the emitter would divide by zero with.
+func.func @mapping_zero_threads_per_row(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{#sopt.mapping has threads_per_row = 0 and rows_per_block = 4; both must be positive, their product threads_per_block (64)}}
+  %r = sopt.reduce sum %x dims = [1] {sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4, cols = 8, threads_per_block = 64, threads_per_row = 0, rows_per_block = 4, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<4x8xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @mapping_grid_beyond_cuda(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{#sopt.mapping has grid = 2147483648; CUDA launches 1 to 2147483647 blocks}}
+  %r = sopt.reduce sum %x dims = [1] {sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4, cols = 8, threads_per_block = 32, threads_per_row = 32, rows_per_block = 1, blocks_per_row = 1, vector_width = 4, grid = 2147483648>} : tensor<4x8xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @mapping_vector_width(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{#sopt.mapping has vector_width = 3; accesses move 1, 2, 4 or 8 elements}}
+  %r = sopt.reduce sum %x dims = [1] {sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4, cols = 8, threads_per_block = 32, threads_per_row = 32, rows_per_block = 1, blocks_per_row = 1, vector_width = 3, grid = 4>} : tensor<4x8xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
