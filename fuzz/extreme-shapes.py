@@ -11,8 +11,6 @@ shapes; this does so directly (docs/Fuzzing.md).
 
 import os
 import random
-import re
-import subprocess
 import sys
 import tempfile
 
