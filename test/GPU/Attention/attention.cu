@@ -14,6 +14,7 @@
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
+#include "AttentionReference.h"
 #include "Harness.h"
 
 #include "sparse-opt/Runtime/Kernels/Attention.cuh"
@@ -168,43 +169,29 @@ template <typename T> void run(const Case &c) {
   std::vector<double> got, expected;
   size_t emptyRowsWrong = 0, paddingWrong = 0;
   double worst = 0;
-  std::vector<double> scores(std::max(c.keyLength, 1));
+  std::vector<double> ref(d);
   for (int b = 0; b < c.batch; ++b) {
     const int keys = c.keyLengths.empty() ? c.keyLength
                                           : std::clamp<int>(c.keyLengths[b], 0, c.keyLength);
     for (int h = 0; h < c.queryHeads; ++h) {
       const int kh = h / (c.queryHeads / c.keyHeads);
       for (int i = 0; i < c.queryLength; ++i) {
-        const int64_t offset = args.causalOffset;
         int visible = keys;
         if (args.causal)
-          visible = int(std::clamp<int64_t>(i + offset + 1, 0, keys));
-        const double *qi = &q.values[b * qs.batch + h * qs.head + i * qs.row];
-        double rowMax = -INFINITY;
-        for (int j = 0; j < visible; ++j) {
-          const double *kj = &k.values[b * ks.batch + kh * ks.head + j * ks.row];
-          double s = 0;
-          for (int x = 0; x < d; ++x)
-            s += qi[x] * kj[x];
-          scores[j] = s * usedScale;
-          rowMax = std::max(rowMax, scores[j]);
-        }
-        double sum = 0;
-        for (int j = 0; j < visible; ++j)
-          sum += scores[j] = std::exp(scores[j] - rowMax);
+          visible = int(std::clamp<int64_t>(i + args.causalOffset + 1, 0, keys));
+        attention_reference::row(&q.values[b * qs.batch + h * qs.head + i * qs.row],
+                                 &k.values[b * ks.batch + kh * ks.head], ks.row,
+                                 &v.values[b * ks.batch + kh * ks.head], ks.row, visible, d,
+                                 usedScale, ref.data());
         const double *oi = &o.values[b * os.batch + h * os.head + i * os.row];
         for (int x = 0; x < d; ++x) {
-          double ref = 0;
-          for (int j = 0; j < visible; ++j)
-            ref += scores[j] * v.values[b * ks.batch + kh * ks.head + j * ks.row + x];
           if (visible == 0) { // no key: exactly 0, never NaN
             emptyRowsWrong += oi[x] != 0.0;
             continue;
           }
-          ref /= sum;
           got.push_back(oi[x]);
-          expected.push_back(ref);
-          worst = std::isfinite(oi[x]) ? std::max(worst, std::abs(oi[x] - ref)) : INFINITY;
+          expected.push_back(ref[x]);
+          worst = std::isfinite(oi[x]) ? std::max(worst, std::abs(oi[x] - ref[x])) : INFINITY;
         }
         for (int x = d; x < d + c.rowPad; ++x)
           paddingWrong += oi[x] != kSentinel;

@@ -28,6 +28,7 @@
 #include "sparse-opt/Runtime/Device/TensorCore.cuh"
 #include "sparse-opt/Runtime/Kernels/AttentionArguments.cuh"
 #include "sparse-opt/Runtime/Kernels/AttentionOnlineSoftmax.cuh"
+#include "sparse-opt/Runtime/Schedule/AttentionSchedule.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -53,7 +54,8 @@ template <typename T, int HeadDim, int BlockM, int BlockN, int Warps> struct Til
   static constexpr int kKeyElements = BlockN * kRowElements;
   /// Q, then two stages of K, then two of V.
   static constexpr size_t kSharedBytes =
-      size_t(kQueryElements + 4 * kKeyElements) * sizeof(T);
+      size_t(attentionSharedBytes(AttentionTile{BlockM, BlockN, Warps}, HeadDim));
+  static_assert(kSharedBytes == size_t(kQueryElements + 4 * kKeyElements) * sizeof(T));
 };
 
 /// Starts copying `rows` x HeadDim elements (row stride `stride`) from

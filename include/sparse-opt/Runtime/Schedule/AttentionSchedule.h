@@ -52,6 +52,34 @@ inline constexpr bool isAttentionHeadDim(int64_t headDim) {
 inline constexpr AttentionTile kAttentionTileVariants[] = {
     {128, 64, 4}, {128, 64, 8}, {128, 32, 4}, {64, 64, 4}};
 
+/// Dynamic shared memory a block may use on sm_90 (227 KiB).
+inline constexpr int64_t kAttentionSharedBytesLimit = 232448;
+
+/// Shared memory of `tile` for 16-bit operands: Q, then two stages of K and
+/// of V, every row padded by 8 elements (16 bytes, so that the rows an
+/// ldmatrix reads start in different banks).
+inline constexpr int64_t attentionSharedBytes(const AttentionTile &tile, int64_t headDim) {
+  return (int64_t(tile.blockM) + 4 * int64_t(tile.blockN)) * (headDim + 8) * 2;
+}
+
+/// Why `tile` is no tile of the kernel for `headDim`, or null when it is:
+/// 16 or 32 query rows a warp (more would not fit the registers), 2, 4 or
+/// 8 warps, 16 to 128 keys a step in steps of 16, shared memory within a
+/// block's limit.
+inline const char *rejectAttentionTile(const AttentionTile &tile, int64_t headDim) {
+  if (!isAttentionHeadDim(headDim))
+    return "head dimension not one of 64, 80, 96, 128, 256";
+  if (tile.warps != 2 && tile.warps != 4 && tile.warps != 8)
+    return "warps not 2, 4 or 8";
+  if (tile.blockM != 16 * tile.warps && tile.blockM != 32 * tile.warps)
+    return "block_m not 16 or 32 rows per warp";
+  if (tile.blockN < 16 || tile.blockN > 128 || tile.blockN % 16)
+    return "block_n not 16, 32, 48, ..., 128";
+  if (attentionSharedBytes(tile, headDim) > kAttentionSharedBytesLimit)
+    return "shared memory beyond 227 KiB";
+  return nullptr;
+}
+
 /// The tile for `headDim` (one of kAttentionHeadDims).
 inline constexpr AttentionTile chooseAttentionTile(int64_t headDim) {
   if (headDim <= 128)
