@@ -5,7 +5,8 @@
 // the keys BlockN at a time: K and V tiles of the next step are copied by
 // cp.async into the other half of a two-stage ring while the warps compute
 // the current one. Each warp owns BlockM / Warps query rows and, per step,
-//   S = Q·Kᵀ     (mma.sync m16n8k16, f32 accumulators, fragments by ldmatrix)
+//   S = Q·Kᵀ     (mma.sync m16n8k16, f32 accumulators, fragments by ldmatrix
+//                 at one shared address per lane plus compile-time offsets)
 //   masks        (key padding, causal; only on steps that cross a boundary)
 //   online softmax (AttentionOnlineSoftmax.cuh), S becomes P in registers
 //   O += P·V     (P re-packed from the S accumulators as the A operand)
@@ -99,6 +100,21 @@ template <typename T> __device__ __forceinline__ uint32_t packPair(float low, fl
   }
 }
 
+/// ldmatrix.x4 (plain and transposed) at a shared-memory byte address: the
+/// fragment loops add compile-time offsets to one base address per warp
+/// lane, which become the instructions' immediates.
+__device__ __forceinline__ void loadMatricesAt(uint32_t (&m)[4], uint32_t address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(m[0]), "=r"(m[1]), "=r"(m[2]), "=r"(m[3])
+               : "r"(address));
+}
+
+__device__ __forceinline__ void loadMatricesTransposedAt(uint32_t (&m)[4], uint32_t address) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(m[0]), "=r"(m[1]), "=r"(m[2]), "=r"(m[3])
+               : "r"(address));
+}
+
 template <typename T, int HeadDim, int BlockM, int BlockN, int Warps>
 __global__ void __launch_bounds__(32 * Warps)
     attentionForwardKernel(const Arguments<T> args) {
@@ -170,6 +186,15 @@ __global__ void __launch_bounds__(32 * Warps)
   // B from V (keys x d, transposed): (keys 0-7 | 8-15) x (d 0-7 | 8-15),
   // keys first: two 8-wide output tiles.
   const int vRow = (lane % 8) + 8 * ((lane / 8) % 2), vColumn = 8 * (lane / 16);
+  // Each lane's first address in Q, in stage 0 of K and of V (bytes).
+  constexpr uint32_t kElement = sizeof(T), kStageBytes = Shape::kKeyElements * sizeof(T);
+  const uint32_t sharedBase = uint32_t(__cvta_generic_to_shared(sharedBytes));
+  const uint32_t queryAddress = sharedBase + ((warpRow0 + aRow) * kRow + aColumn) * kElement;
+  const uint32_t keyAddress =
+      sharedBase + (Shape::kQueryElements + kRowInPair * kRow + kColumn) * kElement;
+  const uint32_t valueAddress =
+      sharedBase + (Shape::kQueryElements + 2 * Shape::kKeyElements + vRow * kRow + vColumn) *
+                       kElement;
 
   for (int step = 0; step < steps; ++step) {
     if (step + 1 < steps)
@@ -177,8 +202,7 @@ __global__ void __launch_bounds__(32 * Warps)
     tensor_core::commitCopies();
     tensor_core::waitCopies<1>(); // this step's tiles (and Q) have landed
     __syncthreads();
-    const T *keyTile = keyTiles + (step % 2) * Shape::kKeyElements;
-    const T *valueTile = valueTiles + (step % 2) * Shape::kKeyElements;
+    const uint32_t stageOffset = (step % 2) * kStageBytes;
 
     float scores[kTilesM][kTilesN][4];
     zero(scores);
@@ -187,12 +211,11 @@ __global__ void __launch_bounds__(32 * Warps)
       uint32_t a[kTilesM][4];
 #pragma unroll
       for (int mi = 0; mi < kTilesM; ++mi)
-        tensor_core::loadMatrices(
-            a[mi], queryTile + (warpRow0 + mi * 16 + aRow) * kRow + kk * 16 + aColumn);
+        loadMatricesAt(a[mi], queryAddress + (mi * 16 * kRow + kk * 16) * kElement);
 #pragma unroll
       for (int np = 0; np < kTilesN / 2; ++np) {
         uint32_t b[4];
-        tensor_core::loadMatrices(b, keyTile + (np * 16 + kRowInPair) * kRow + kk * 16 + kColumn);
+        loadMatricesAt(b, keyAddress + stageOffset + (np * 16 * kRow + kk * 16) * kElement);
         const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
 #pragma unroll
         for (int mi = 0; mi < kTilesM; ++mi) {
@@ -238,8 +261,8 @@ __global__ void __launch_bounds__(32 * Warps)
 #pragma unroll
       for (int vp = 0; vp < kTilesV / 2; ++vp) {
         uint32_t b[4];
-        tensor_core::loadMatricesTransposed(
-            b, valueTile + (kk * 16 + vRow) * kRow + vp * 16 + vColumn);
+        loadMatricesTransposedAt(
+            b, valueAddress + stageOffset + (kk * 16 * kRow + vp * 16) * kElement);
         const uint32_t b0[2] = {b[0], b[1]}, b1[2] = {b[2], b[3]};
 #pragma unroll
         for (int mi = 0; mi < kTilesM; ++mi) {
