@@ -379,4 +379,33 @@ def SOpt_SparseLaunchAttr : AttrDef<SOpt_Dialect, "SparseLaunch"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fused attention schedule (mirrors sopt::AttentionTile of
+// include/sparse-opt/Runtime/Schedule/AttentionSchedule.h)
+//===----------------------------------------------------------------------===//
+
+def SOpt_AttentionScheduleAttr : AttrDef<SOpt_Dialect, "AttentionSchedule"> {
+  let mnemonic = "attention_schedule";
+  let summary = "tile schedule of the fused attention kernel";
+  let description = [{
+    How the project's fused attention kernel
+    (`sparse-opt/Runtime/Kernels/AttentionForward.cuh`) runs a
+    `sopt.attention`: each block keeps `block_m` query rows resident and
+    walks the keys `block_n` at a time, `warps` warps each owning
+    `block_m / warps` rows (16 or 32). `block_n` is 16, 32, 64 or 128;
+    `warps` 2, 4 or 8; the shared memory of the tile (Q plus two stages of
+    K and V) must fit a block (227 KiB). `sopt-schedule-attention` chooses
+    one; a schedule written by hand is kept, and the op verifier checks it.
+
+    ```mlir
+    #sopt.attention_schedule<block_m = 128, block_n = 64, warps = 4>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"int", "query rows a block keeps resident">:$block_m,
+    AttrParameter<"int", "keys per step of the loop over K and V">:$block_n,
+    AttrParameter<"int", "warps per block">:$warps);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // SOPT_ATTRS_TD

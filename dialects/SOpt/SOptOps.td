@@ -518,6 +518,12 @@ def SOpt_AttentionOp : SOpt_Op<"attention", [
     (aligned at the top left). The optional `mask` is `[b…, sq, sk]`: boolean
     (true keeps a score) or additive.
 
+    A `schedule` (`#sopt.attention_schedule`, chosen by
+    `sopt-schedule-attention` or written by hand) has the op run as one
+    launch of the project's fused attention kernel instead of being
+    decomposed: f16 or bf16, no `mask` operand, equal query and value head
+    dimensions of 64, 80, 96, 128 or 256, sequence lengths below 2^31.
+
     ```mlir
     %o = sopt.attention %q, %k, %v causal
         : tensor<8x512x64xbf16>, tensor<8x512x64xbf16>, tensor<8x512x64xbf16> -> tensor<8x512x64xbf16>
@@ -525,7 +531,8 @@ def SOpt_AttentionOp : SOpt_Op<"attention", [
   }];
   let arguments = (ins SOpt_FloatTensor:$query, SOpt_FloatTensor:$key,
                        SOpt_FloatTensor:$value, Optional<SOpt_MaskTensor>:$mask,
-                       UnitAttr:$causal, OptionalAttr<F64Attr>:$scale);
+                       UnitAttr:$causal, OptionalAttr<F64Attr>:$scale,
+                       OptionalAttr<SOpt_AttentionScheduleAttr>:$schedule);
   let results = (outs SOpt_FloatTensor:$result);
   let assemblyFormat = [{
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?

@@ -14,6 +14,11 @@ struct SparseOptPipelineOptions
       *this, "keep-attention",
       llvm::cl::desc("Leave sopt.attention for a fused attention schedule"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> attentionKernel{
+      *this, "attention-kernel",
+      llvm::cl::desc("Run the sopt.attention ops the fused attention kernel "
+                     "takes on it (else every one is decomposed)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> smCount{
       *this, "sm-count",
       llvm::cl::desc("Streaming multiprocessors of the target GPU"),

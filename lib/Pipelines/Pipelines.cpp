@@ -13,6 +13,9 @@ using namespace mlir::sopt;
 void sopt::buildSparseOptPipeline(OpPassManager &pm,
                                   const SparseOptPipelineOptions &options) {
   pm.addPass(createConvertTosaToSOpt());
+  // Before the decomposition, which keeps the attention ops scheduled here.
+  if (options.attentionKernel)
+    pm.addPass(createScheduleAttention());
   DecomposeCompositesOptions decompose;
   decompose.keepAttention = options.keepAttention;
   pm.addPass(createDecomposeComposites(decompose));

@@ -212,6 +212,8 @@ struct DecomposeAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
+    if (op.getScheduleAttr()) // runs on the fused attention kernel
+      return rewriter.notifyMatchFailure(op, "scheduled for the fused kernel");
     GraphBuilder g(rewriter, op.getLoc());
     auto q = op.getQuery().getType();
     int64_t rank = q.getRank();

@@ -145,6 +145,12 @@ int sopt::runCompileDriver(int argc, char **argv) {
   cl::opt<bool> keepAttention(
       "keep-attention", cl::desc("Leave sopt.attention for its own schedule"),
       cl::cat(category));
+  cl::opt<bool> attentionKernel(
+      "attention-kernel",
+      cl::desc("Run the sopt.attention ops the fused attention kernel takes "
+               "(f16/bf16, no mask operand, head dim 64/80/96/128/256) on it; "
+               "=false decomposes every one"),
+      cl::init(true), cl::cat(category));
   cl::opt<bool> cusparse(
       "cusparse",
       cl::desc("Lower SpMM to cuSPARSE instead of the project's kernels"),
@@ -224,6 +230,7 @@ int sopt::runCompileDriver(int argc, char **argv) {
   SparseOptPipelineOptions options;
   options.keepAttention = keepAttention;
   options.cusparse = cusparse;
+  options.attentionKernel = attentionKernel;
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
   options.registerElementsPerThread = registerElements;

@@ -40,13 +40,48 @@ def DecomposeComposites : Pass<"sopt-decompose-composites"> {
 
     `mean` becomes `sum` times a splat of `1/n`; `gelu` becomes its erf or
     tanh formula; `attention` becomes `matmul(softmax(scale·Q·Kᵀ + mask), V)`,
-    with a causal mask built as a boolean constant.
+    with a causal mask built as a boolean constant. An `attention` with a
+    `schedule` (from `sopt-schedule-attention`) is kept for the fused kernel.
   }];
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
   let options = [
     Option<"keepAttention", "keep-attention", "bool", /*default=*/"false",
            "Leave sopt.attention intact for a fused attention schedule">,
   ];
+}
+
+def ScheduleAttention : Pass<"sopt-schedule-attention"> {
+  let summary = "Give sopt.attention ops the fused attention kernel's tile schedule";
+  let description = [{
+    Gives every `sopt.attention` that the project's fused attention kernel
+    can run, and that has no schedule yet, a `schedule`
+    (`#sopt.attention_schedule`) chosen by the runtime's rule
+    (`sopt::chooseAttentionTile` in
+    `sparse-opt/Runtime/Schedule/AttentionSchedule.h`) from its head
+    dimension. Such an op is then kept by `sopt-decompose-composites` and
+    emitted as one launch of the kernel (f32 accumulation on tensor cores,
+    scores never written to memory). The kernel runs f16 and bf16 without a
+    `mask` operand, query and value head dimensions equal and one of 64, 80,
+    96, 128, 256; other ops are left unscheduled and are decomposed into
+    matmul → softmax → matmul as before. A schedule already present (set by
+    hand) is kept.
+
+    Before:
+
+    ```mlir
+    %o = sopt.attention %q, %k, %v causal
+        : tensor<8x512x64xbf16>, tensor<8x512x64xbf16>, tensor<8x512x64xbf16> -> tensor<8x512x64xbf16>
+    ```
+
+    After:
+
+    ```mlir
+    %o = sopt.attention %q, %k, %v causal
+        {schedule = #sopt.attention_schedule<block_m = 128, block_n = 64, warps = 4>}
+        : tensor<8x512x64xbf16>, tensor<8x512x64xbf16>, tensor<8x512x64xbf16> -> tensor<8x512x64xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }
 
 def FormFusionRegions : Pass<"sopt-form-fusion-regions"> {

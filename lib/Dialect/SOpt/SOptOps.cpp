@@ -1,6 +1,7 @@
 //===- SOptOps.cpp - sopt verifiers and folders ---------------------------===//
 
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/AttentionSchedule.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -544,7 +545,17 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("expects a finite positive scale");
   SmallVector<int64_t> expected(batch);
   expected.append({sq, v.getDimSize(rank - 1)});
-  return verifyShapeEquals(*this, "result", getType().getShape(), expected);
+  if (failed(verifyShapeEquals(*this, "result", getType().getShape(), expected)))
+    return failure();
+  if (AttentionScheduleAttr schedule = getScheduleAttr()) {
+    if (std::string why = attentionKernelRefusal(*this); !why.empty())
+      return emitOpError() << "has a schedule, but the fused attention kernel cannot run it: "
+                           << why;
+    if (const char *why = ::sopt::rejectAttentionTile(toRuntimeTile(schedule), d))
+      return emitOpError() << "has a schedule that is no tile of the fused attention kernel: "
+                           << why;
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

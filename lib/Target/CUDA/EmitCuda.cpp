@@ -2,6 +2,7 @@
 
 #include "sparse-opt/Target/CUDA/EmitCuda.h"
 
+#include "AttentionLaunch.h"
 #include "CudaSyntax.h"
 #include "FusionKernel.h"
 #include "SparseLaunch.h"
@@ -161,6 +162,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   // summary line and how many products are of that kind.
   llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
+  bool usesAttentionKernel = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
@@ -173,6 +175,12 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
         usesCublas = true;
       if (isa<SpmvOp>(op))
         usesCusparse = true;
+      if (auto attention = dyn_cast<AttentionOp>(op); attention && attention.getScheduleAttr()) {
+        usesAttentionKernel = true;
+        result.kernelSummaries.push_back((fn.getName() + "_attention" + Twine(index++)).str() +
+                                         ": " + cuda::describeAttentionLaunch(attention));
+        return WalkResult::advance();
+      }
       if (isa<SpmmOp, SddmmOp>(op)) {
         auto spmm = dyn_cast<SpmmOp>(op);
         Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())
@@ -315,6 +323,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/Kernels/SpmmSlices.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/Transpose.cuh\"\n\n";
+  if (usesAttentionKernel)
+    source << "#include \"sparse-opt/Runtime/Kernels/Attention.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

@@ -1,6 +1,7 @@
 //===- HostFunction.cpp - a func.func as a C-ABI host launcher ------------===//
 
 #include "HostFunction.h"
+#include "AttentionLaunch.h"
 #include "CudaSyntax.h"
 #include "SparseLaunch.h"
 #include "StoredEntriesFunctor.h"
@@ -574,6 +575,15 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         return success();
       })
       .Case([&](MatmulOp matmul) { return emitMatmul(matmul); })
+      .Case([&](AttentionOp attention) -> LogicalResult {
+        FailureOr<std::string> launch = emitAttentionLaunch(
+            attention, pointer.lookup(attention.getQuery()), pointer.lookup(attention.getKey()),
+            pointer.lookup(attention.getValue()), destination(attention.getResult()));
+        if (failed(launch))
+          return failure();
+        body += *launch;
+        return success();
+      })
       .Case([&](SpmmOp spmm) -> LogicalResult {
         if (spmm.getScheduleAttr())
           return emitScheduledSpmm(spmm);
