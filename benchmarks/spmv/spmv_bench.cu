@@ -13,8 +13,8 @@
 // Prints a table, then the ratios; the CSV keeps every measurement.
 
 #include "sparse-opt/Runtime/Host/SpmvPlan.h"
-#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
+#include "Harness.h"
 #include "SpmvCases.h"
 
 #include <cuda_runtime.h>
@@ -26,20 +26,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <map>
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t err_ = (call);                                                             \
-    if (err_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorString(err_));                                              \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
 #define CHECK_CUSPARSE(call)                                                               \
   do {                                                                                     \
     cusparseStatus_t st_ = (call);                                                         \
@@ -273,22 +263,6 @@ void measure(const Case &c, cusparseHandle_t handle, std::vector<Row> &rows) {
   cudaFree(dRef);
 }
 
-Csr fromFile(const std::string &path) {
-  sopt_csr read{};
-  char error[512];
-  Csr m;
-  if (sopt_csr_read(path.c_str(), &read, error, sizeof error)) {
-    std::fprintf(stderr, "%s\n", error);
-    std::exit(1);
-  }
-  m.name = path.substr(path.find_last_of('/') + 1);
-  m.rows = read.rows;
-  m.cols = read.cols;
-  m.positions.assign(read.positions, read.positions + read.rows + 1);
-  m.coordinates.assign(read.coordinates, read.coordinates + read.nnz);
-  sopt_csr_free(&read);
-  return m;
-}
 
 double geomean(const std::vector<double> &v) {
   double s = 0;
@@ -327,17 +301,14 @@ int main(int argc, char **argv) {
   cases.push_back({uniform(n / 2, 8000000, 12, 14), "heldout"}); // x beyond L2 in f64
   cases.push_back({oneDenseRow(n, n / 4, 15), "heldout"});
   if (argc > 2) {
-    if (DIR *dir = opendir(argv[2])) {
-      std::vector<std::string> files;
-      while (dirent *e = readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name.size() > 4 && name.substr(name.size() - 4) == ".mtx")
-          files.push_back(std::string(argv[2]) + "/" + name);
+    for (const std::string &f : matrixMarketFiles(argv[2])) {
+      Case c{{}, "mtx"};
+      std::string error;
+      if (!readMatrixFile(f, c.m, error)) {
+        std::fprintf(stderr, "%s\n", error.c_str());
+        return 1;
       }
-      closedir(dir);
-      std::sort(files.begin(), files.end());
-      for (const std::string &f : files)
-        cases.push_back({fromFile(f), "mtx"});
+      cases.push_back(std::move(c));
     }
   }
 

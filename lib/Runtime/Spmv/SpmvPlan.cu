@@ -34,8 +34,9 @@ constexpr int64_t kDefaultSharedBytes = 48 << 10;
 /// streamed matrix.
 constexpr int64_t kL2BandBytes = 16 << 20;
 constexpr double kDefaultParallelShare = 0.75;
-/// Fitted on generated matrices (docs/benchmarks/spmv.md).
-constexpr double kDefaultMaxRegularCov = 0.5;
+/// Fitted on generated matrices of two row lengths (docs/benchmarks/spmv.md):
+/// the HBP kernel overtook the row-vector one between 0.97 and 1.5.
+constexpr double kDefaultMaxRegularCov = 1.2;
 /// A tile stages its x segment when it has at least this many entries per
 /// column of the band: below that, loading the segment costs more than the
 /// scattered reads it saves.
@@ -44,7 +45,10 @@ constexpr int kThreads = 256;
 /// Below two tiles of rows per SM the HBP kernel leaves SMs idle (its
 /// blocks take whole tiles), and the row-vector kernel is chosen.
 constexpr int kMinTilesPerSm = 2;
-constexpr int64_t kDefaultLaneEntries = int64_t(1) << kDefaultLaneEntriesLog2;
+/// Entries a lane of the row-vector kernel takes in f64 by default (f32 and
+/// the HBP kernel take 2^kDefaultLaneEntriesLog2): with 12 bytes an entry
+/// fewer per lane keep as many bytes in flight (docs/benchmarks/spmv.md).
+constexpr int64_t kRowVectorF64LaneEntries = 2;
 
 int fail(char *error, size_t size, const char *function, const char *format, ...) {
   if (error && size) {
@@ -224,8 +228,13 @@ int prepareTyped(sopt_spmv_plan &plan, const sopt_spmv_options &options, cudaStr
   s.kernel = options.kernel != SOPT_SPMV_AUTO ? options.kernel
              : s.cov_length > options.max_regular_cov && fillsDevice ? SOPT_SPMV_HBP
                                                                       : SOPT_SPMV_ROW_VECTOR;
+  const int64_t laneEntries =
+      options.lane_entries > 0 ? options.lane_entries
+      : s.kernel == SOPT_SPMV_ROW_VECTOR && plan.valueType == SOPT_SPMV_F64
+          ? kRowVectorF64LaneEntries
+          : int64_t(1) << kDefaultLaneEntriesLog2;
   int laneEntriesLog2 = 0;
-  while ((int64_t(2) << laneEntriesLog2) <= options.lane_entries)
+  while ((int64_t(2) << laneEntriesLog2) <= laneEntries)
     ++laneEntriesLog2;
   s.lane_entries = 1 << laneEntriesLog2;
 
@@ -349,8 +358,7 @@ int prepareTyped(sopt_spmv_plan &plan, const sopt_spmv_options &options, cudaStr
     return cudaFailure("building the tiles");
   s.staged_tiles =
       std::count_if(flags.begin(), flags.end(), [](uint8_t f) { return f & kTileStagesX; });
-  layout.byWarpBatch = options.schedule == SOPT_SPMV_BY_WARP_BATCH ||
-                       (options.schedule == SOPT_SPMV_SCHEDULE_AUTO && s.staged_tiles == 0);
+  layout.byWarpBatch = options.schedule == SOPT_SPMV_BY_WARP_BATCH;
   if (s.staged_tiles == 0)
     plan.sharedBytes = 0;
 
@@ -519,8 +527,6 @@ extern "C" int sopt_spmv_prepare(sopt_spmv_plan **plan, int64_t rows, int64_t co
     chosen.parallel_share = kDefaultParallelShare;
   if (chosen.max_regular_cov == 0)
     chosen.max_regular_cov = kDefaultMaxRegularCov;
-  if (chosen.lane_entries == 0)
-    chosen.lane_entries = kDefaultLaneEntries;
   int device = 0, sharedOptIn = 0;
   cudaGetDevice(&device);
   cudaDeviceGetAttribute(&sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);

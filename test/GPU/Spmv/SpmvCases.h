@@ -14,6 +14,10 @@
 #ifndef SPARSE_OPT_TEST_GPU_SPMV_SPMVCASES_H
 #define SPARSE_OPT_TEST_GPU_SPMV_SPMVCASES_H
 
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
+
+#include <dirent.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -176,6 +180,39 @@ inline Csr oneRow(int64_t cols, int64_t length, uint64_t seed) {
 inline Csr noEntries(int64_t rows, int64_t cols) {
   return build("nnz0_" + std::to_string(rows) + "x" + std::to_string(cols), rows, cols, 0,
                [](int64_t, RowRandom &) { return int64_t(0); }, randomFill(cols));
+}
+
+/// The matrix in the .mtx/.smtx file at `path`; false with the reader's
+/// located message in `error` when it cannot be read.
+inline bool readMatrixFile(const std::string &path, Csr &m, std::string &error) {
+  sopt_csr read{};
+  char message[512];
+  if (sopt_csr_read(path.c_str(), &read, message, sizeof message)) {
+    error = message;
+    return false;
+  }
+  m.name = path.substr(path.find_last_of('/') + 1);
+  m.rows = read.rows;
+  m.cols = read.cols;
+  m.positions.assign(read.positions, read.positions + read.rows + 1);
+  m.coordinates.assign(read.coordinates, read.coordinates + read.nnz);
+  sopt_csr_free(&read);
+  return true;
+}
+
+/// The .mtx files in `directory`, sorted (none if it cannot be opened).
+inline std::vector<std::string> matrixMarketFiles(const std::string &directory) {
+  std::vector<std::string> files;
+  if (DIR *dir = opendir(directory.c_str())) {
+    while (dirent *e = readdir(dir)) {
+      const std::string name = e->d_name;
+      if (name.size() > 4 && name.substr(name.size() - 4) == ".mtx")
+        files.push_back(directory + "/" + name);
+    }
+    closedir(dir);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 /// Row-length statistics: mean and coefficient of variation.

@@ -28,8 +28,8 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "sparse-opt/Runtime/Host/SpmvPlan.h"
-#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
+#include "Harness.h"
 #include "SpmvCases.h"
 
 #include <cuda_runtime.h>
@@ -38,20 +38,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <random>
 #include <string>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                   \
-  do {                                                                                     \
-    cudaError_t err_ = (call);                                                             \
-    if (err_ != cudaSuccess) {                                                             \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                  \
-                   cudaGetErrorString(err_));                                              \
-      std::exit(2);                                                                        \
-    }                                                                                      \
-  } while (0)
 
 using spmvcases::Csr;
 
@@ -114,17 +104,6 @@ template <typename T> double tolerance();
 template <> double tolerance<float>() { return 2e-6; }
 template <> double tolerance<double>() { return 1e-14; }
 
-double errorAgainstScale(const std::vector<double> &out, const std::vector<double> &ref,
-                         const std::vector<double> &scale) {
-  double err = 0, norm = 0;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (!std::isfinite(out[i]))
-      return INFINITY;
-    err += (out[i] - ref[i]) * (out[i] - ref[i]);
-    norm += scale[i] * scale[i];
-  }
-  return norm == 0 ? std::sqrt(err) : std::sqrt(err / norm);
-}
 
 const char *kernelName(sopt_spmv_kernel k) {
   return k == SOPT_SPMV_HBP ? "hbp" : k == SOPT_SPMV_ROW_VECTOR ? "row_vector" : "auto";
@@ -218,7 +197,7 @@ void checkPattern(const Csr &m, const Variant &variant, bool quietPass) {
     reference(m, values, x, alpha, beta, y0, ref, scale);
     const std::vector<T> y = dY.download();
     const std::vector<double> out(y.begin(), y.end());
-    const double err = errorAgainstScale(out, ref, scale);
+    const double err = harness::errorAgainstScale(out, ref, scale);
     const bool ok = err <= tolerance<T>();
     ++checks;
     failures += !ok;
@@ -308,7 +287,7 @@ void checkReuseAndGraph() {
     }
     std::vector<double> ref, scale;
     reference(m, values, x, 1.5, 0.5, y0, ref, scale);
-    const double err = errorAgainstScale(dY.download(), ref, scale);
+    const double err = harness::errorAgainstScale(dY.download(), ref, scale);
     const bool ok = err <= tolerance<double>();
     ++checks;
     failures += !ok;
@@ -357,23 +336,6 @@ void checkMalformed() {
   sopt_spmv_free(plan);
 }
 
-Csr fromFile(const std::string &path) {
-  sopt_csr read{};
-  char error[512];
-  Csr m;
-  if (sopt_csr_read(path.c_str(), &read, error, sizeof error)) {
-    std::printf("FAIL reading %s\n", error);
-    ++failures;
-    return m;
-  }
-  m.name = path.substr(path.find_last_of('/') + 1);
-  m.rows = read.rows;
-  m.cols = read.cols;
-  m.positions.assign(read.positions, read.positions + read.rows + 1);
-  m.coordinates.assign(read.coordinates, read.coordinates + read.nnz);
-  sopt_csr_free(&read);
-  return m;
-}
 
 } // namespace
 
@@ -414,19 +376,14 @@ int main(int argc, char **argv) {
   for (const Csr &m : patterns)
     checkAll(m, true);
   if (!directory.empty()) {
-    if (DIR *dir = opendir(directory.c_str())) {
-      std::vector<std::string> files;
-      while (dirent *e = readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name.size() > 4 && name.substr(name.size() - 4) == ".mtx")
-          files.push_back(directory + "/" + name);
-      }
-      closedir(dir);
-      std::sort(files.begin(), files.end());
-      for (const std::string &f : files) {
-        const Csr m = fromFile(f);
-        if (m.rows > 0)
-          checkAll(m, true);
+    for (const std::string &f : matrixMarketFiles(directory)) {
+      Csr m;
+      std::string error;
+      if (readMatrixFile(f, m, error)) {
+        checkAll(m, true);
+      } else {
+        std::printf("FAIL reading %s\n", error.c_str());
+        ++failures;
       }
     }
   }

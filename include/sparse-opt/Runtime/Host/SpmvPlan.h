@@ -7,8 +7,9 @@
  *
  * Preparing checks the pattern on the device, measures its row lengths and
  * chooses a kernel: the hash-blocked (HBP) kernel for uneven rows, or one
- * lane group per row for short rows of similar length (docs/Sparse.md and
- * docs/benchmarks/spmv.md say how). Running launches kernels only: no
+ * lane group per row for rows of similar length, or for matrices too small
+ * to give every SM two tiles (docs/benchmarks/spmv.md says how the rule was
+ * fitted). The HBP layout (SpmvLayout.cuh) is built on the device. Running launches kernels only: no
  * synchronisation, no allocation, so a run may be captured in a CUDA graph.
  *
  * Every function returns 0 on success; otherwise non-zero, and when `error`
@@ -41,8 +42,9 @@ typedef enum sopt_spmv_kernel {
 
 /* How the HBP kernel hands out work. */
 typedef enum sopt_spmv_schedule {
-  SOPT_SPMV_SCHEDULE_AUTO,    /* by warp batch unless a tile stages x */
-  SOPT_SPMV_BY_TILE,          /* blocks take tiles (x segment in shared memory) */
+  SOPT_SPMV_SCHEDULE_AUTO,    /* by tile (measured faster throughout) */
+  SOPT_SPMV_BY_TILE,          /* blocks take tiles (x segment in shared memory
+                                 where the tile is dense enough) */
   SOPT_SPMV_BY_WARP_BATCH     /* warps take batches of rows; x through L2 */
 } sopt_spmv_schedule;
 
@@ -63,7 +65,8 @@ typedef struct sopt_spmv_options {
    * tiles of rows per SM (too few for the HBP kernel's blocks). */
   double max_regular_cov;
   /* Entries each lane of a row's lane group should take (a power of two,
-   * at most 64): rows get 32 lanes only from 32 * lane_entries entries on. */
+   * at most 64): rows get 32 lanes only from 32 * lane_entries entries on.
+   * Chosen: 2 for the row-vector kernel in f64, else 8. */
   int64_t lane_entries;
   sopt_spmv_schedule schedule;
 } sopt_spmv_options;
