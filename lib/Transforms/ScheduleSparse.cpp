@@ -46,6 +46,8 @@ struct ScheduleSparsePass
     argumentStats.clear();
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
+      if (auto spmv = dyn_cast<SpmvOp>(op))
+        return markPreparedSpmv(spmv);
       if (!isa<SpmmOp, SddmmOp>(op) || hasSchedule(op) || (isa<SpmmOp>(op) && !spmm))
         return;
       Value sparse = getScheduledSparseOperand(op);
@@ -74,6 +76,22 @@ struct ScheduleSparsePass
     });
     if (failedAny)
       signalPassFailure();
+  }
+
+  /// A CSR sopt.spmv (f32, f64) whose matrix is a function argument with a
+  /// pattern file: the pattern is the same at every call, so the emitter
+  /// may keep a plan made at the first call. Not under spmm=false (the
+  /// library route).
+  void markPreparedSpmv(SpmvOp spmv) {
+    auto type = cast<RankedTensorType>(spmv.getMatrix().getType());
+    auto arg = dyn_cast<BlockArgument>(spmv.getMatrix());
+    if (!spmm || getSparseFormat(type) != SparseFormat::CSR || !arg ||
+        !arg.getOwner()->isEntryBlock() || !(type.getElementType().isF32() ||
+                                             type.getElementType().isF64()))
+      return;
+    auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (function && function.getArgAttr(arg.getArgNumber(), attr::kSparsityPattern))
+      spmv->setAttr(attr::kPreparedSpmv, UnitAttr::get(spmv.getContext()));
   }
 
   static bool hasSchedule(Operation *op) {

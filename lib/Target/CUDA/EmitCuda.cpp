@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
@@ -146,7 +147,7 @@ private:
 
 } // namespace
 
-FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
+FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
                                          llvm::raw_ostream &source,
                                          llvm::raw_ostream *header,
                                          llvm::StringRef headerName,
@@ -161,6 +162,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   // summary line and how many products are of that kind.
   llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
+  bool usesPreparedSpmv = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
@@ -172,7 +174,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
       if (isa<MatmulOp>(op))
         usesCublas = true;
       if (isa<SpmvOp>(op))
-        usesCusparse = true;
+        (op->hasAttr(attr::kPreparedSpmv) ? usesPreparedSpmv : usesCusparse) = true;
       if (isa<SpmmOp, SddmmOp>(op)) {
         auto spmm = dyn_cast<SpmmOp>(op);
         Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())
@@ -315,6 +317,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/Kernels/SpmmSlices.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/Transpose.cuh\"\n\n";
+  if (usesPreparedSpmv)
+    source << "#include \"sparse-opt/Runtime/Host/SpmvPrepared.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"
