@@ -43,8 +43,8 @@ constexpr double kDefaultParallelShare = 0.75;
 /// Fitted on generated matrices of two row lengths (docs/benchmarks/spmv.md):
 /// the HBP kernel overtook the row-vector one between 0.97 and 1.5.
 constexpr double kDefaultMaxRegularCov = 1.2;
-/// A tile stages its x segment when it has at least this many entries per
-/// column of the band: below that, loading the segment costs more than the
+/// A tile stages its x segment when it has at least one entry per this many
+/// columns of its band: below that, loading the segment costs more than the
 /// scattered reads it saves.
 constexpr int64_t kStageColumnsPerEntry = 4;
 constexpr int kThreads = 256;
