@@ -46,6 +46,8 @@ struct ScheduleSparsePass
     argumentStats.clear();
     bool failedAny = false;
     getOperation()->walk([&](Operation *op) {
+      if (auto spmv = dyn_cast<SpmvOp>(op))
+        return markPreparedSpmv(spmv);
       if (!isa<SpmmOp, SddmmOp>(op) || hasSchedule(op) || (isa<SpmmOp>(op) && !spmm))
         return;
       Value sparse = getScheduledSparseOperand(op);
@@ -74,6 +76,28 @@ struct ScheduleSparsePass
     });
     if (failedAny)
       signalPassFailure();
+  }
+
+  /// A CSR sopt.spmv (f32, f64) whose matrix is a function argument with a
+  /// pattern file: the pattern is the same at every call, so the emitter
+  /// may keep a plan made at the first call. Not under spmm=false (the
+  /// library route).
+  void markPreparedSpmv(SpmvOp spmv) {
+    auto type = cast<RankedTensorType>(spmv.getMatrix().getType());
+    auto arg = dyn_cast<BlockArgument>(spmv.getMatrix());
+    if (!spmm || getSparseFormat(type) != SparseFormat::CSR || !arg ||
+        !arg.getOwner()->isEntryBlock() || !(type.getElementType().isF32() ||
+                                             type.getElementType().isF64()))
+      return;
+    auto function = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    // Only where the prepared kernels were measured faster than cuSPARSE
+    // (docs/benchmarks/spmv.md): matrices of a few thousand rows, where a
+    // call is mostly launch cost. Larger ones stay on cuSPARSE until a kernel
+    // of ours beats it there.
+    constexpr int64_t kPreparedSpmvMaxRows = 4096;
+    if (function && function.getArgAttr(arg.getArgNumber(), attr::kSparsityPattern) &&
+        type.getDimSize(0) <= kPreparedSpmvMaxRows)
+      spmv->setAttr(attr::kPreparedSpmv, UnitAttr::get(spmv.getContext()));
   }
 
   static bool hasSchedule(Operation *op) {

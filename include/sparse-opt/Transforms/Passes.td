@@ -368,6 +368,12 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
     `file:line: message` is reported), a size mismatch, or a product no
     schedule of the kernel can run is an error and fails the pass.
 
+    A `sopt.spmv` (f32 or f64) whose CSR matrix is such an argument gets
+    `sopt.prepared_spmv`: the emitter runs it through the prepared SpMV
+    (the hash-blocked or row-vector kernel, chosen from the pattern when
+    its plan is made at the first call) instead of cuSPARSE. With
+    `spmm=false` it keeps cuSPARSE.
+
     Before:
 
     ```mlir

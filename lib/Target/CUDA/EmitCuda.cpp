@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 
 using namespace mlir;
 using namespace mlir::sopt;
@@ -147,7 +148,7 @@ private:
 
 } // namespace
 
-FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
+FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
                                          llvm::raw_ostream &source,
                                          llvm::raw_ostream *header,
                                          llvm::StringRef headerName,
@@ -163,6 +164,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
   bool usesAttentionKernel = false;
+  bool usesPreparedSpmv = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
@@ -174,7 +176,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
       if (isa<MatmulOp>(op))
         usesCublas = true;
       if (isa<SpmvOp>(op))
-        usesCusparse = true;
+        (op->hasAttr(attr::kPreparedSpmv) ? usesPreparedSpmv : usesCusparse) = true;
       if (auto attention = dyn_cast<AttentionOp>(op); attention && attention.getScheduleAttr()) {
         usesAttentionKernel = true;
         result.kernelSummaries.push_back((fn.getName() + "_attention" + Twine(index++)).str() +
@@ -325,6 +327,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/Kernels/Transpose.cuh\"\n\n";
   if (usesAttentionKernel)
     source << "#include \"sparse-opt/Runtime/Kernels/Attention.cuh\"\n\n";
+  if (usesPreparedSpmv)
+    source << "#include \"sparse-opt/Runtime/Host/SpmvPrepared.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

@@ -9,6 +9,7 @@
 #include "sparse-opt/Dialect/SOpt/IndexableExtents.h"
 #include "sparse-opt/Dialect/SOpt/SOptOps.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
+#include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "sparse-opt/Support/Extents.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -77,6 +78,7 @@ private:
   LogicalResult emitMatmul(MatmulOp op);
   LogicalResult emitConstant(ConstantOp op);
   LogicalResult emitSparseProduct(Operation *op, Value sparse, Value dense);
+  LogicalResult emitPreparedSpmv(SpmvOp spmv);
   LogicalResult emitScheduledSpmm(SpmmOp op);
   /// The fusion region marked as `op`'s epilogue: its functor expression,
   /// its summary for the launch comment, and the buffer it writes (all
@@ -231,6 +233,28 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
       "{1}, {2}, {3}, {4}, &one, {5}, {14}, {6}, {7}, {8}, {14}, {9}, {10}, &zero, "
       "{11}, {14}, {2}, {12}, {13}, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));\n",
       opB, opA, n, m, k, b, ldb, k * n, a, lda, m * k, c, m * n, batch, dataType, api);
+  return success();
+}
+
+/// A sopt.spmv marked sopt.prepared_spmv: the prepared SpMV, its plan made
+/// at the call site's first call (SpmvPrepared.cuh) and kept.
+LogicalResult HostWriter::emitPreparedSpmv(SpmvOp spmv) {
+  auto matrix = tensorType(spmv.getMatrix());
+  Type element = matrix.getElementType();
+  if (!element.isF32() && !element.isF64())
+    return spmv.emitOpError("runs on the prepared SpMV only in f32 or f64");
+  const CsrExpressions a = csr.lookup(spmv.getMatrix());
+  std::string site = "spmv_plan" + std::to_string(counter++);
+  body += llvm::formatv(
+      "    {\n      // sopt.spmv through the prepared SpMV (HBP or row-vector kernel, "
+      "chosen from the pattern at the first call; the plan is kept)\n"
+      "      static sopt::spmv::PreparedSpmv {0};\n"
+      "      SOPT_TRY({0}.run({1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, stream));\n"
+      "    }\n",
+      site, matrix.getDimSize(0), matrix.getDimSize(1), a.nnz, a.positions, a.coordinates,
+      csrIndexType(matrix) == "int32_t" ? "SOPT_SPMV_I32" : "SOPT_SPMV_I64",
+      element.isF64() ? "SOPT_SPMV_F64" : "SOPT_SPMV_F32", a.values,
+      pointer.lookup(spmv.getVector()), destination(spmv.getResult()));
   return success();
 }
 
@@ -596,6 +620,8 @@ LogicalResult HostWriter::emitOp(Operation *op) {
       })
       .Case([&](SddmmOp sddmm) { return emitSddmm(sddmm); })
       .Case([&](SpmvOp spmv) -> LogicalResult {
+        if (spmv->hasAttr(attr::kPreparedSpmv) && csr.count(spmv.getMatrix()))
+          return emitPreparedSpmv(spmv);
         if (!csr.count(spmv.getMatrix()))
           return spmv.emitOpError("is lowered to cuSPARSE only for a CSR "
                                   "function argument");
@@ -703,7 +729,7 @@ LogicalResult HostWriter::write(llvm::raw_ostream &os, llvm::raw_ostream *header
 } // namespace
 
 LogicalResult
-sopt::cuda::emitHostFunction(func::FuncOp fn,
+mlir::sopt::cuda::emitHostFunction(func::FuncOp fn,
                              const DenseMap<Operation *, KernelLaunch> &kernels,
                              llvm::raw_ostream &os, llvm::raw_ostream *header) {
   return HostWriter(fn, kernels).write(os, header);

@@ -28,6 +28,11 @@ namespace attr {
 /// from (its location), else the current directory. sopt-schedule-sparse
 /// chooses the schedules of the argument's products from its row lengths.
 inline constexpr llvm::StringLiteral kSparsityPattern = "sopt.sparsity_pattern";
+/// On a sopt.spmv (unit): the CUDA emitter runs it through the prepared
+/// SpMV (Runtime/Host/SpmvPrepared.cuh: the HBP or row-vector kernel, its
+/// plan made at the first call) instead of cuSPARSE. Set by
+/// sopt-schedule-sparse for a CSR matrix argument with a pattern file.
+inline constexpr llvm::StringLiteral kPreparedSpmv = "sopt.prepared_spmv";
 } // namespace attr
 
 /// The runtime's row order for the attribute's, and back.
