@@ -44,8 +44,9 @@ planSparseAttentionRows(const int32_t *positions, int64_t rows,
                         SparseAttentionSplitRule rule = {}) {
   SparseAttentionRowLists lists;
   const double mean = rows > 0 ? double(positions[rows] - positions[0]) / double(rows) : 0.0;
-  lists.splitLength =
-      std::max(rule.minSplitEntries, int64_t(rule.splitFactor * mean));
+  // In double until clamped: a factor of "never" must not overflow.
+  const double factorLength = std::min(rule.splitFactor * mean, double(INT32_MAX));
+  lists.splitLength = std::max(rule.minSplitEntries, int64_t(factorLength));
   for (int64_t r = 0; r < rows; ++r)
     if (positions[r + 1] - positions[r] > lists.splitLength)
       lists.longRows.push_back(int32_t(r));
