@@ -14,9 +14,11 @@ drawn once per pattern. Timed (CUDA events around each call, median of
   sdpa f32 / bf16     dense F.scaled_dot_product_attention with the pattern
                       as a boolean mask (N x N)
 
-and, for ours only, the row split swept over split factors (the rule of
-SparseAttentionPlan.h with no minimum length), to fit the factor on one family
-and report it on the others. Each case is checked against SDPA f32 first.
+and, for ours only, sweeps of the row plan (SparseAttentionPlan.h: split
+factor, minimum split length, short rows by length or not) and of the lanes
+per row (SparseAttentionDispatch.cuh), to fit them on some families and report
+them on the others. Every run of ours is checked against a float64 SDPA
+(f32 at the larger size).
 
 Writes bench.csv and split.csv to --out, prints the table and the ratios
 last. Run on the GPU machine: benchmarks/sparse-attention/run.sh.
@@ -32,7 +34,13 @@ import sys
 import torch
 import torch.nn.functional as F
 
-SPLIT_FACTORS = [0, 2, 4, 8, 16, 32, 64]  # 0: never split
+NEVER = 1e30
+# (split factor, minimum split length, sort spread) of SparseAttentionPlan.h;
+# None: its default rule.
+PLANS = [None, (NEVER, 0, NEVER), (1, 0, 0.5), (2, 0, 0.5), (4, 0, 0.5), (8, 0, 0.5),
+         (16, 0, 0.5), (2, 128, 0.5), (2, 256, 0.5), (8, 256, 0.5), (8, 256, 0),
+         (8, 256, NEVER), (2, 0, 0), (2, 0, NEVER)]
+MIN_LANES = [4, 8, 16, 32]
 TYPES = {"f32": (0, torch.float32), "bf16": (2, torch.bfloat16)}
 
 
@@ -103,23 +111,25 @@ class Ours:
         self.lib.sopt_sparse_attention.restype = ctypes.c_int
         self.lib.sopt_sparse_attention.argtypes = [
             ctypes.c_int, i64, i64, i64, i64, i64, i64, p, p, p, p, p, p, f, p, i64, p, i64,
-            p, i64]
+            ctypes.c_int, p, i64]
         self.lib.sopt_sparse_attention_plan.restype = i64
-        self.lib.sopt_sparse_attention_plan.argtypes = [p, i64, ctypes.c_double, i64, p, p]
+        self.lib.sopt_sparse_attention_plan.argtypes = [
+            p, i64, ctypes.c_double, i64, ctypes.c_double, p, p, p]
 
-    def plan(self, positions_cpu, rows, factor, min_entries, device):
-        """Device (long rows, count, short rows or None, count)."""
+    def plan(self, positions_cpu, rows, rule, device):
+        """Device (long rows or None, count, short rows or None, count) under
+        `rule` (an entry of PLANS)."""
+        factor, min_entries, sort_spread = rule if rule is not None else (-1.0, 0, 0.0)
         long_rows = torch.empty(max(rows, 1), dtype=torch.int32)
         short_rows = torch.empty(max(rows, 1), dtype=torch.int32)
+        listed = ctypes.c_int(0)
         count = self.lib.sopt_sparse_attention_plan(
-            positions_cpu.data_ptr(), rows, factor, min_entries, long_rows.data_ptr(),
-            short_rows.data_ptr())
-        if count == 0:
-            return (None, 0, None, rows)
-        return (long_rows[:count].to(device), count, short_rows[: rows - count].to(device),
-                rows - count)
+            positions_cpu.data_ptr(), rows, float(factor), int(min_entries), float(sort_spread),
+            long_rows.data_ptr(), short_rows.data_ptr(), ctypes.addressof(listed))
+        return (long_rows[:count].to(device) if count else None, count,
+                short_rows[: rows - count].to(device) if listed.value else None, rows - count)
 
-    def call(self, type_code, pattern, q, k, v, out, scale, plan, summary=None):
+    def call(self, type_code, pattern, q, k, v, out, scale, plan, summary=None, min_lanes=0):
         positions, columns, rows, cols, nnz = pattern
         long_rows, long_count, short_rows, short_count = plan
         status = self.lib.sopt_sparse_attention(
@@ -127,7 +137,7 @@ class Ours:
             positions.data_ptr(), columns.data_ptr(), q.data_ptr(), k.data_ptr(),
             v.data_ptr(), out.data_ptr(), scale,
             long_rows.data_ptr() if long_rows is not None else None, long_count,
-            short_rows.data_ptr() if short_rows is not None else None, short_count,
+            short_rows.data_ptr() if short_rows is not None else None, short_count, min_lanes,
             ctypes.addressof(summary) if summary is not None else None,
             len(summary) if summary is not None else 0)
         if status != 0:
@@ -222,24 +232,33 @@ def run_case(args, ours, gen, device, n, family, build, density, bench, split, r
         print(f"  {impl:14s} {ms:9.4f} ms  max|err| {err:.2e}  {summary}",
               flush=True)
 
-    default_plan = ours.plan(positions_cpu, n, 8.0, 256, device)
+    plans = [ours.plan(positions_cpu, n, rule, device) for rule in PLANS]
     for tname, (code, dtype) in TYPES.items():
         q, k, v = (x.to(dtype).contiguous() for x in (q32, k32, v32))
         out = torch.full((h, n, d), float("nan"), device=device, dtype=dtype)
         summary = ctypes.create_string_buffer(200)
-        ours.call(code, pattern, q, k, v, out, scale, default_plan, summary)
+        ours.call(code, pattern, q, k, v, out, scale, plans[0], summary)
         torch.cuda.synchronize()
         err = (out.double() - reference).abs().max().item()
-        ms = median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale,
-                                         default_plan), args.reps)
+        ms = median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale, plans[0]),
+                       args.reps)
         record(f"ours {tname}", ms, err, summary.value.decode())
-        for factor in SPLIT_FACTORS:
-            plan = ours.plan(positions_cpu, n, float(factor) if factor else 1e30,
-                             0, device)
-            ms = median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale,
-                                             plan), max(5, args.reps // 2))
-            split.write(f"{n},{family},{density},{tname},{factor},{plan[1]},"
-                        f"{ms:.5f}\n")
+        # The sweeps: every plan with the default lanes, every lane count
+        # with the default plan.
+        sweep = [(rule, plan, 0) for rule, plan in zip(PLANS, plans)]
+        sweep += [(None, plans[0], lanes) for lanes in MIN_LANES]
+        if n > args.no_sweep_above:
+            sweep = []
+        for rule, plan, lanes in sweep:
+            out.fill_(float("nan"))
+            ours.call(code, pattern, q, k, v, out, scale, plan, None, lanes)
+            torch.cuda.synchronize()
+            err = (out.double() - reference).abs().max().item()
+            ms = median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale, plan, None,
+                                             lanes), max(5, args.reps // 2))
+            factor, min_entries, sort_spread = rule if rule else ("default",) * 3
+            split.write(f"{n},{family},{density},{tname},{factor},{min_entries},{sort_spread},"
+                        f"{lanes},{plan[1]},{int(plan[2] is not None)},{ms:.5f},{err:.3e}\n")
         split.flush()
         try:
             got = sdpa(q, k, v)
@@ -289,6 +308,8 @@ def main():
     parser.add_argument("--large-tokens", type=int, default=16384,
                         help="a second, larger size, at the two lowest densities (0: none)")
     parser.add_argument("--reps", type=int, default=15)
+    parser.add_argument("--no-sweep-above", type=int, default=4096,
+                        help="sweep plans and lanes only up to this many tokens")
     parser.add_argument("--no-chain-above", type=int, default=8192,
                         help="skip the torch chain for more tokens than this")
     args = parser.parse_args()
@@ -302,7 +323,8 @@ def main():
     bench = open(os.path.join(args.out, "bench.csv"), "w")
     bench.write("tokens,family,density,nnz,max_row,impl,ms,max_abs_err,summary\n")
     split = open(os.path.join(args.out, "split.csv"), "w")
-    split.write("tokens,family,density,dtype,split_factor,long_rows,ms\n")
+    split.write("tokens,family,density,dtype,split_factor,min_split,sort_spread,min_lanes,"
+                "long_rows,listed,ms,max_abs_err\n")
     results = {}
 
     sizes = [(n, args.densities) for n in args.tokens]

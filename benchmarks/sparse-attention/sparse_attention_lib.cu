@@ -17,8 +17,8 @@ template <typename T>
 int run(int64_t rows, int64_t cols, int64_t nnz, int64_t heads, int64_t queryDim,
         int64_t valueDim, const int32_t *positions, const int32_t *coordinates, const void *q,
         const void *k, const void *v, void *out, float scale, const int32_t *longRows,
-        int64_t longCount, const int32_t *shortRows, int64_t shortCount, char *summary,
-        int64_t summaryBytes) {
+        int64_t longCount, const int32_t *shortRows, int64_t shortCount, int minLanes,
+        char *summary, int64_t summaryBytes) {
   sopt::SparseAttentionProblem<T> p;
   p.rows = rows, p.cols = cols, p.nnz = nnz, p.heads = heads;
   p.queryDim = queryDim, p.valueDim = valueDim;
@@ -28,11 +28,11 @@ int run(int64_t rows, int64_t cols, int64_t nnz, int64_t heads, int64_t queryDim
   p.scale = scale;
   sopt::SparseAttentionRows plan{longRows, longCount, shortRows, shortCount};
   if (summary && summaryBytes > 0) {
-    const std::string line = sopt::describeSparseAttention(p, plan);
+    const std::string line = sopt::describeSparseAttention(p, plan, minLanes);
     std::strncpy(summary, line.c_str(), size_t(summaryBytes - 1));
     summary[summaryBytes - 1] = 0;
   }
-  return int(sopt::runSparseAttention(p, plan, nullptr));
+  return int(sopt::runSparseAttention(p, plan, nullptr, minLanes));
 }
 
 } // namespace
@@ -40,39 +40,44 @@ int run(int64_t rows, int64_t cols, int64_t nnz, int64_t heads, int64_t queryDim
 extern "C" {
 
 /// O = sparse attention (SparseAttentionProblem) on the default stream;
-/// type 0 f32, 1 f16, 2 bf16. Returns the cudaError_t. `summary`, if given,
-/// receives the kernel's line (describeSparseAttention).
+/// type 0 f32, 1 f16, 2 bf16; `minLanes` as runSparseAttention's (0: its
+/// default). Returns the cudaError_t. `summary`, if given, receives the
+/// kernel's line (describeSparseAttention).
 int sopt_sparse_attention(int type, int64_t rows, int64_t cols, int64_t nnz, int64_t heads,
                           int64_t queryDim, int64_t valueDim, const int32_t *positions,
                           const int32_t *coordinates, const void *q, const void *k,
                           const void *v, void *out, float scale, const int32_t *longRows,
                           int64_t longCount, const int32_t *shortRows, int64_t shortCount,
-                          char *summary, int64_t summaryBytes) {
+                          int minLanes, char *summary, int64_t summaryBytes) {
+  if (minLanes <= 0)
+    minLanes = sopt::kSparseAttentionMinLanes;
+  const auto call = [&](auto element) {
+    using T = decltype(element);
+    return run<T>(rows, cols, nnz, heads, queryDim, valueDim, positions, coordinates, q, k, v,
+                  out, scale, longRows, longCount, shortRows, shortCount, minLanes, summary,
+                  summaryBytes);
+  };
   switch (type) {
-  case 0:
-    return run<float>(rows, cols, nnz, heads, queryDim, valueDim, positions, coordinates, q, k,
-                      v, out, scale, longRows, longCount, shortRows, shortCount, summary,
-                      summaryBytes);
-  case 1:
-    return run<__half>(rows, cols, nnz, heads, queryDim, valueDim, positions, coordinates, q,
-                       k, v, out, scale, longRows, longCount, shortRows, shortCount, summary,
-                       summaryBytes);
-  case 2:
-    return run<__nv_bfloat16>(rows, cols, nnz, heads, queryDim, valueDim, positions,
-                              coordinates, q, k, v, out, scale, longRows, longCount, shortRows,
-                              shortCount, summary, summaryBytes);
+  case 0: return call(float{});
+  case 1: return call(__half{});
+  case 2: return call(__nv_bfloat16{});
   }
   return int(cudaErrorInvalidValue);
 }
 
-/// The row plan of planSparseAttentionRows on host positions (rows + 1):
-/// writes the long rows to longRows and, when any, the short rows to
-/// shortRows (each room for `rows`); returns the number of long rows.
+/// The row plan of planSparseAttentionRows on host positions (rows + 1),
+/// under the default rule when splitFactor < 0:
+/// writes the long rows to longRows and the short rows, when listed, to
+/// shortRows (each room for `rows`); returns the number of long rows, and
+/// in *shortListed whether the short rows were listed (else: all in order).
 int64_t sopt_sparse_attention_plan(const int32_t *positions, int64_t rows, double splitFactor,
-                                   int64_t minSplitEntries, int32_t *longRows,
-                                   int32_t *shortRows) {
-  const sopt::SparseAttentionRowLists lists =
-      sopt::planSparseAttentionRows(positions, rows, {splitFactor, minSplitEntries});
+                                   int64_t minSplitEntries, double sortSpread,
+                                   int32_t *longRows, int32_t *shortRows, int *shortListed) {
+  const sopt::SparseAttentionSplitRule rule =
+      splitFactor < 0 ? sopt::SparseAttentionSplitRule{}
+                      : sopt::SparseAttentionSplitRule{splitFactor, minSplitEntries, sortSpread};
+  const sopt::SparseAttentionRowLists lists = sopt::planSparseAttentionRows(positions, rows, rule);
+  *shortListed = !lists.shortRows.empty();
   std::copy(lists.longRows.begin(), lists.longRows.end(), longRows);
   std::copy(lists.shortRows.begin(), lists.shortRows.end(), shortRows);
   return int64_t(lists.longRows.size());

@@ -7,7 +7,8 @@
 // per row, nnz = 0, a single row, more keys than queries and fewer; head
 // dimensions 32, 64, 128, 256, value dimension unlike the query's, an odd
 // one (element-wise accesses); each with the rows split as the plan says,
-// with every non-empty row split and with none split. A bias shared by the
+// with every non-empty row split, with none split, and with the short rows
+// by length; narrower accesses with more lanes per row. A bias shared by the
 // heads and one per head, with masked (-inf) entries and a row whose
 // entries are all masked (0); scores large enough that the running maximum
 // matters. Outputs are NaN-poisoned before every run; invalid problems are
@@ -189,9 +190,12 @@ std::vector<double> reference(const Pattern &p, int64_t heads, Dims d,
 }
 
 /// How a run splits rows.
-enum class Split { Planned, Every, None };
+enum class Split { Planned, Every, None, Sorted };
 const char *splitName(Split s) {
-  return s == Split::Planned ? "planned" : s == Split::Every ? "all split" : "none split";
+  return s == Split::Planned ? "planned"
+         : s == Split::Every ? "all split"
+         : s == Split::None  ? "none split"
+                             : "by length";
 }
 
 /// The device copy of a pattern and of its row lists for one split.
@@ -210,10 +214,12 @@ struct DevicePattern {
     if (split == Split::Every)
       rule.splitFactor = 0, rule.minSplitEntries = 0;
     if (split == Split::None)
-      rule.minSplitEntries = INT32_MAX;
+      rule.minSplitEntries = INT32_MAX, rule.sortSpread = INFINITY;
+    if (split == Split::Sorted)
+      rule.sortSpread = 0;
     const auto lists = ::sopt::planSparseAttentionRows(p.positions.data(), p.rows, rule);
     rows.longCount = int64_t(lists.longRows.size());
-    rows.shortCount = lists.longRows.empty() ? p.rows : int64_t(lists.shortRows.size());
+    rows.shortCount = p.rows - rows.longCount;
     longRows = upload(lists.longRows);
     shortRows = upload(lists.shortRows);
     rows.longRows = longRows;
@@ -238,7 +244,7 @@ template <> const char *typeName<__nv_bfloat16>() { return "bf16"; }
 
 template <typename T>
 void check(Report &report, const Pattern &p, int64_t heads, Dims d, Split split, Bias biasKind,
-           double scale) {
+           double scale, int minLanes = ::sopt::kSparseAttentionMinLanes) {
   Tensor<T> q(size_t(heads * p.rows * d.query)), k(size_t(heads * p.cols * d.query)),
       v(size_t(heads * p.cols * d.value)), out(size_t(heads * p.rows * d.value));
   q.randomize(), k.randomize(), v.randomize();
@@ -267,7 +273,7 @@ void check(Report &report, const Pattern &p, int64_t heads, Dims d, Split split,
   problem.bias = biasKind == Bias::None ? nullptr : bias.device;
   problem.biasHeadStride = biasHeadStride;
   problem.scale = float(scale);
-  CHECK_CUDA(::sopt::runSparseAttention(problem, device.rows, 0));
+  CHECK_CUDA(::sopt::runSparseAttention(problem, device.rows, 0, minLanes));
   CHECK_CUDA(cudaDeviceSynchronize());
   out.download();
   const std::vector<double> ref =
@@ -275,9 +281,10 @@ void check(Report &report, const Pattern &p, int64_t heads, Dims d, Split split,
                 biasKind == Bias::None ? nullptr : &bias.values, biasHeadStride, scale);
   const char *biasName = biasKind == Bias::None ? "" : biasKind == Bias::Shared ? " bias" : " head-bias";
   char name[200];
-  std::snprintf(name, sizeof name, "%s %s h=%lld d=%lld/%lld %s%s", typeName<T>(),
+  const ::sopt::SparseAttentionLayout layout = ::sopt::sparseAttentionLayout(problem, minLanes);
+  std::snprintf(name, sizeof name, "%s %s h=%lld d=%lld/%lld %s%s %dx%dB", typeName<T>(),
                 p.name.c_str(), (long long)heads, (long long)d.query, (long long)d.value,
-                splitName(split), biasName);
+                splitName(split), biasName, layout.group, layout.width * int(sizeof(T)));
   report.check(name, relativeError(out.values, ref), tolerance<T>());
 }
 
@@ -326,8 +333,13 @@ template <typename T> void checkType(Report &report, bool small) {
   cases.back().first.name = "one row";
   for (const auto &[pattern, dims] : cases)
     for (Dims d : dims)
-      for (Split split : {Split::Planned, Split::Every, Split::None})
+      for (Split split : {Split::Planned, Split::Every, Split::None, Split::Sorted})
         check<T>(report, pattern, 3, d, split, Bias::None, 1.0 / std::sqrt(double(d.query)));
+  // Narrower accesses, more lanes per row.
+  for (int lanes : {8, 16, 32})
+    for (size_t c : {size_t(1), size_t(5)})
+      for (Dims d : {Dims{32, 32}, Dims{64, 64}, Dims{64, 128}})
+        check<T>(report, cases[c].first, 2, d, Split::Planned, Bias::None, 0.125, lanes);
   // Bias, peaky scores, one head and many heads; head dimension 256.
   const Pattern &graph = cases[5].first;
   check<T>(report, graph, 2, {64, 64}, Split::Planned, Bias::Shared, 0.125);

@@ -100,17 +100,22 @@ __global__ void __launch_bounds__(kSparseAttentionThreads)
     for (int w = 0; w < Width; ++w)
       partials[group][(s * Group + lane) * Width + w] = state.acc[s][w];
   __syncthreads();
+  // The combine loops stay rolled: unrolled over up to 64 groups they
+  // would take registers from the entry loop above.
   float rowLargest = -INFINITY;
+#pragma unroll 1
   for (int g = 0; g < kGroups; ++g)
     rowLargest = fmaxf(rowLargest, largest[g]);
   // Parts with no unmasked entry (largest -inf) weigh nothing.
   float rowSum = 0.f;
+#pragma unroll 1
   for (int g = 0; g < kGroups; ++g)
     if (largest[g] != -INFINITY)
       rowSum += sums[g] * exp2f(largest[g] - rowLargest);
   const float inverse = rowSum > 0.f ? 1.f / rowSum : 0.f;
   for (int64_t j = threadIdx.x; j < p.valueDim; j += kSparseAttentionThreads) {
     float total = 0.f;
+#pragma unroll 1
     for (int g = 0; g < kGroups; ++g)
       if (largest[g] != -INFINITY)
         total = fmaf(partials[g][j], exp2f(largest[g] - rowLargest), total);

@@ -9,6 +9,8 @@
 //   and every operand is 16-byte aligned; the fewest lanes (4 to 32, a power
 //   of two) that cover the longer dimension in one access each, two
 //   accesses per lane past 32 lanes (up to 256 f32 or 512 16-bit elements);
+//   narrower accesses (down to 4 bytes) where that leaves fewer lanes per
+//   row than `minLanes` asks for;
 // - otherwise one element per access, 32 lanes, up to 8 accesses each (head
 //   dimensions up to 256).
 // Fewer lanes per row put more rows in a warp: short rows then share the
@@ -42,9 +44,15 @@ inline bool aligned16(const void *pointer) {
 }
 } // namespace detail
 
-/// The layout for these head dimensions (group 0 when none fits).
+/// Lanes per row the layout aims at, at least: fewer lanes per row (more
+/// rows per warp) suit short rows, more lanes long ones.
+constexpr int kSparseAttentionMinLanes = 4;
+
+/// The layout for these head dimensions (group 0 when none fits), with at
+/// least `minLanes` lanes per row where narrower accesses allow it.
 template <typename T>
-SparseAttentionLayout sparseAttentionLayout(const SparseAttentionProblem<T> &p) {
+SparseAttentionLayout sparseAttentionLayout(const SparseAttentionProblem<T> &p,
+                                            int minLanes = kSparseAttentionMinLanes) {
   constexpr int kVector = 16 / sizeof(T);
   const int64_t longer = std::max(p.queryDim, p.valueDim);
   const bool vectors = p.queryDim % kVector == 0 && p.valueDim % kVector == 0 &&
@@ -52,8 +60,12 @@ SparseAttentionLayout sparseAttentionLayout(const SparseAttentionProblem<T> &p) 
                        detail::aligned16(p.v) && detail::aligned16(p.out);
   SparseAttentionLayout layout;
   if (vectors) {
-    const int64_t lanes = (longer + kVector - 1) / kVector;
     layout.width = kVector;
+    // Accesses of at least 4 bytes (the narrowest dispatched).
+    while (layout.width * int(sizeof(T)) > 4 &&
+           (longer + layout.width - 1) / layout.width < minLanes)
+      layout.width /= 2;
+    const int64_t lanes = (longer + layout.width - 1) / layout.width;
     layout.group = int(std::min<int64_t>(32, std::max<int64_t>(4, detail::powerOfTwoAtLeast(lanes))));
   } else {
     layout.width = 1;
@@ -94,11 +106,13 @@ template <typename T> std::string checkSparseAttention(const SparseAttentionProb
 /// A line saying how the kernel runs this problem (the kernel summary).
 template <typename T>
 std::string describeSparseAttention(const SparseAttentionProblem<T> &p,
-                                    const SparseAttentionRows &plan) {
-  const SparseAttentionLayout l = sparseAttentionLayout(p);
+                                    const SparseAttentionRows &plan,
+                                    int minLanes = kSparseAttentionMinLanes) {
+  const SparseAttentionLayout l = sparseAttentionLayout(p, minLanes);
   return std::to_string(l.group) + " lanes per row, " + std::to_string(l.width * sizeof(T)) +
          "-byte accesses x" + std::to_string(l.querySlots) + "/" + std::to_string(l.valueSlots) +
-         ", " + std::to_string(plan.longCount) + " long rows split across blocks";
+         ", " + std::to_string(plan.longCount) + " long rows split across blocks, " +
+         (plan.shortRows ? "short rows in the plan's order" : "rows in order");
 }
 
 namespace detail {
@@ -126,15 +140,28 @@ cudaError_t sparseAttentionWithGroup(const SparseAttentionLayout &l,
   }
   return cudaErrorInvalidValue;
 }
+template <typename T, int Width>
+cudaError_t sparseAttentionWithWidth(const SparseAttentionLayout &l,
+                                     const SparseAttentionProblem<T> &p,
+                                     const SparseAttentionRows &plan, cudaStream_t stream) {
+  switch (l.group) {
+  case 4: return sparseAttentionWithGroup<T, 4, Width>(l, p, plan, stream);
+  case 8: return sparseAttentionWithGroup<T, 8, Width>(l, p, plan, stream);
+  case 16: return sparseAttentionWithGroup<T, 16, Width>(l, p, plan, stream);
+  case 32: return sparseAttentionWithGroup<T, 32, Width>(l, p, plan, stream);
+  }
+  return cudaErrorInvalidValue;
+}
 } // namespace detail
 
 /// Runs the fused kernel on `p` with the rows of `plan` (rows in order and
-/// none split when plan is empty); cudaErrorInvalidValue when
+/// none split when plan is empty) and the layout for `minLanes`
+/// (sparseAttentionLayout); cudaErrorInvalidValue when
 /// checkSparseAttention finds fault with the problem or a short row index
 /// list is missing.
 template <typename T>
 cudaError_t runSparseAttention(const SparseAttentionProblem<T> &p, SparseAttentionRows plan,
-                               cudaStream_t stream) {
+                               cudaStream_t stream, int minLanes = kSparseAttentionMinLanes) {
   if (!checkSparseAttention(p).empty())
     return cudaErrorInvalidValue;
   if (plan.longCount == 0 && plan.shortCount == 0)
@@ -142,18 +169,19 @@ cudaError_t runSparseAttention(const SparseAttentionProblem<T> &p, SparseAttenti
   if (plan.longCount < 0 || plan.shortCount < 0 || plan.longCount + plan.shortCount != p.rows ||
       (plan.longCount > 0 && (!plan.longRows || (plan.shortCount > 0 && !plan.shortRows))))
     return cudaErrorInvalidValue;
-  const SparseAttentionLayout l = sparseAttentionLayout(p);
+  const SparseAttentionLayout l = sparseAttentionLayout(p, minLanes);
   if (l.group == 0)
     return p.rows == 0 || p.heads == 0 ? cudaSuccess : cudaErrorInvalidValue;
   constexpr int kVector = 16 / sizeof(T);
   if (l.width == 1)
     return detail::sparseAttentionWithGroup<T, 32, 1>(l, p, plan, stream);
-  switch (l.group) {
-  case 4: return detail::sparseAttentionWithGroup<T, 4, kVector>(l, p, plan, stream);
-  case 8: return detail::sparseAttentionWithGroup<T, 8, kVector>(l, p, plan, stream);
-  case 16: return detail::sparseAttentionWithGroup<T, 16, kVector>(l, p, plan, stream);
-  case 32: return detail::sparseAttentionWithGroup<T, 32, kVector>(l, p, plan, stream);
-  }
+  if (l.width == kVector)
+    return detail::sparseAttentionWithWidth<T, kVector>(l, p, plan, stream);
+  if (l.width == kVector / 2)
+    return detail::sparseAttentionWithWidth<T, kVector / 2>(l, p, plan, stream);
+  if constexpr (kVector / 4 > 1)
+    if (l.width == kVector / 4)
+      return detail::sparseAttentionWithWidth<T, kVector / 4>(l, p, plan, stream);
   return cudaErrorInvalidValue;
 }
 

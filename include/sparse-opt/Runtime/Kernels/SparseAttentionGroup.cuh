@@ -80,6 +80,32 @@ __device__ __forceinline__ void loadLaneSlice(const T *__restrict__ row, int64_t
   }
 }
 
+/// `Width` elements of T as one register vector: what a lane holds of a K or
+/// V row while the row's load is in flight. Kept in the storage type and
+/// widened only when used, so that 16-bit rows in flight take half the
+/// registers (more warps per SM).
+template <typename T, int Width>
+using LaneVector = typename VectorStorage<Width * sizeof(T)>::type;
+
+/// loadLaneSlice without the widening: zeros past `dim`.
+template <int Group, int Width, int Slots, typename T>
+__device__ __forceinline__ void loadLaneVectors(const T *__restrict__ row, int64_t dim, bool live,
+                                                LaneVector<T, Width> (&slice)[Slots]) {
+  const int lane = threadIdx.x % Group;
+#pragma unroll
+  for (int s = 0; s < Slots; ++s) {
+    const int64_t first = int64_t(s * Group + lane) * Width;
+    slice[s] = live && first < dim ? *reinterpret_cast<const LaneVector<T, Width> *>(row + first)
+                                   : LaneVector<T, Width>{};
+  }
+}
+
+/// Element `w` of a lane vector, widened to f32.
+template <typename T, int Width>
+__device__ __forceinline__ float laneElement(const LaneVector<T, Width> &vector, int w) {
+  return toFloat(reinterpret_cast<const T *>(&vector)[w]);
+}
+
 /// Adds entries [begin, end) of one row of head `head` to `state`; `q`
 /// holds the lane's slice of the query row. Every lane of the warp must
 /// call it (the score sums shuffle across the whole warp); a group whose
@@ -97,21 +123,21 @@ __device__ __forceinline__ void attendEntries(const SparseAttentionProblem<T> &p
   // other groups (other rows) shuffle in the same instructions.
   for (int32_t chunk = begin; __any_sync(0xffffffffu, chunk < end); chunk += InFlight) {
     float score[InFlight];
-    float value[InFlight][ValueSlots][Width];
+    LaneVector<T, Width> value[InFlight][ValueSlots];
 #pragma unroll
     for (int i = 0; i < InFlight; ++i) {
       const int32_t entry = chunk + i;
       const bool live = entry < end;
       const int64_t column = live ? p.coordinates[entry] : 0;
-      float key[QuerySlots][Width];
-      loadLaneSlice<Group, Width>(keys + column * p.queryDim, p.queryDim, live, key);
-      loadLaneSlice<Group, Width>(values + column * p.valueDim, p.valueDim, live, value[i]);
+      LaneVector<T, Width> key[QuerySlots];
+      loadLaneVectors<Group, Width>(keys + column * p.queryDim, p.queryDim, live, key);
+      loadLaneVectors<Group, Width>(values + column * p.valueDim, p.valueDim, live, value[i]);
       float partial = 0.f;
 #pragma unroll
       for (int s = 0; s < QuerySlots; ++s)
 #pragma unroll
         for (int w = 0; w < Width; ++w)
-          partial = fmaf(q[s][w], key[s][w], partial);
+          partial = fmaf(q[s][w], laneElement<T, Width>(key[s], w), partial);
       score[i] = partial;
     }
 #pragma unroll
@@ -151,7 +177,8 @@ __device__ __forceinline__ void attendEntries(const SparseAttentionProblem<T> &p
       for (int s = 0; s < ValueSlots; ++s)
 #pragma unroll
         for (int w = 0; w < Width; ++w)
-          state.acc[s][w] = fmaf(probability, value[i][s][w], state.acc[s][w]);
+          state.acc[s][w] =
+              fmaf(probability, laneElement<T, Width>(value[i][s], w), state.acc[s][w]);
     }
   }
 }

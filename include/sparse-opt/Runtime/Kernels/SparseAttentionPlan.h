@@ -8,7 +8,10 @@
 // plan is made once per pattern on the host, from the row lengths: rows
 // longer than splitFactor x the mean length, and at least minSplitEntries
 // long, are split (docs/benchmarks/sparse-attention.md measures the
-// factor).
+// factor). The other rows are taken longest first when their lengths are
+// spread (a graph's degrees): a warp's groups then hold rows of similar
+// length, and none waits idle for a longer neighbour; rows of one length
+// (a window) keep their order, whose neighbours share K and V rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,7 @@
 #define SPARSE_OPT_RUNTIME_SPARSEATTENTIONPLAN_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -28,11 +32,16 @@ struct SparseAttentionSplitRule {
   /// ... and more than this many entries: a block's 16 to 64 lane groups
   /// need several chunks each before splitting pays for the combine.
   int64_t minSplitEntries = 256;
+  /// The short rows are ordered by decreasing length when the standard
+  /// deviation of all row lengths exceeds sortSpread x their mean (0:
+  /// always; infinity: never).
+  double sortSpread = 0.5;
 };
 
 /// The rows a pattern's blocks take, on the host (upload both lists for
-/// SparseAttentionRows): `longRows` get a block per head; when no row is
-/// long, `shortRows` is empty and every row is taken in order.
+/// SparseAttentionRows): `longRows` get a block per head, `shortRows` a
+/// lane group per head; `shortRows` is empty when every row is short and
+/// taken in order.
 struct SparseAttentionRowLists {
   int64_t splitLength = 0; // rows longer than this are long
   std::vector<int32_t> longRows, shortRows;
@@ -50,16 +59,26 @@ planSparseAttentionRows(const int32_t *positions, int64_t rows,
   for (int64_t r = 0; r < rows; ++r)
     if (positions[r + 1] - positions[r] > lists.splitLength)
       lists.longRows.push_back(int32_t(r));
-  if (lists.longRows.empty())
+  double spread = 0.0;
+  for (int64_t r = 0; r < rows; ++r) {
+    const double d = double(positions[r + 1] - positions[r]) - mean;
+    spread += d * d;
+  }
+  spread = rows > 0 ? std::sqrt(spread / double(rows)) : 0.0;
+  const bool sorted = rows > 0 && spread > rule.sortSpread * mean;
+  if (lists.longRows.empty() && !sorted)
     return lists;
   lists.shortRows.reserve(size_t(rows) - lists.longRows.size());
   for (int64_t r = 0; r < rows; ++r)
     if (positions[r + 1] - positions[r] <= lists.splitLength)
       lists.shortRows.push_back(int32_t(r));
-  // Longest first: the long rows' blocks start in the first wave.
-  std::stable_sort(lists.longRows.begin(), lists.longRows.end(), [&](int32_t a, int32_t b) {
+  const auto longerFirst = [&](int32_t a, int32_t b) {
     return positions[a + 1] - positions[a] > positions[b + 1] - positions[b];
-  });
+  };
+  if (sorted)
+    std::stable_sort(lists.shortRows.begin(), lists.shortRows.end(), longerFirst);
+  // Longest first: the long rows' blocks start in the first wave.
+  std::stable_sort(lists.longRows.begin(), lists.longRows.end(), longerFirst);
   return lists;
 }
 
