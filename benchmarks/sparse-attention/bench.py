@@ -9,6 +9,9 @@ drawn once per pattern. Timed (CUDA events around each call, median of
 
   ours f32 / bf16     the fused kernel (libsparse_attention.so, its default
                       row plan, made once per pattern and not timed)
+  ours 3 kernels f32  the project's SDDMM, a stored-entries softmax and its
+                      SpMM, head by head (unfused_attention.cu), schedules
+                      by the compiler's rules, chosen once per pattern
   torch chain f32     torch.sparse.sampled_addmm -> torch.sparse.softmax ->
                       sparse @ dense (batched over heads)
   sdpa f32 / bf16     dense F.scaled_dot_product_attention with the pattern
@@ -115,6 +118,13 @@ class Ours:
         self.lib.sopt_sparse_attention_plan.restype = i64
         self.lib.sopt_sparse_attention_plan.argtypes = [
             p, i64, ctypes.c_double, i64, ctypes.c_double, p, p, p]
+        self.lib.sopt_unfused_attention_prepare.restype = p
+        self.lib.sopt_unfused_attention_prepare.argtypes = [
+            p, p, p, i64, i64, i64, i64, i64, i64, f, p, i64]
+        self.lib.sopt_unfused_attention.restype = ctypes.c_int
+        self.lib.sopt_unfused_attention.argtypes = [p, p, p, p, p]
+        self.lib.sopt_unfused_attention_release.restype = None
+        self.lib.sopt_unfused_attention_release.argtypes = [p]
 
     def plan(self, positions_cpu, rows, rule, device):
         """Device (long rows or None, count, short rows or None, count) under
@@ -128,6 +138,26 @@ class Ours:
             long_rows.data_ptr(), short_rows.data_ptr(), ctypes.addressof(listed))
         return (long_rows[:count].to(device) if count else None, count,
                 short_rows[: rows - count].to(device) if listed.value else None, rows - count)
+
+    def unfused(self, positions_cpu, pattern, q, k, v, scale):
+        """The three-kernel path (unfused_attention.cu), prepared: (run, release,
+        summary)."""
+        positions, columns, rows, cols, nnz = pattern
+        summary = ctypes.create_string_buffer(300)
+        handle = self.lib.sopt_unfused_attention_prepare(
+            positions_cpu.data_ptr(), positions.data_ptr(), columns.data_ptr(), rows, cols, nnz,
+            q.shape[0], q.shape[2], v.shape[2], scale, ctypes.addressof(summary), len(summary))
+        if not handle:
+            raise RuntimeError("sopt_unfused_attention_prepare failed")
+
+        def run(out):
+            status = self.lib.sopt_unfused_attention(handle, q.data_ptr(), k.data_ptr(),
+                                                     v.data_ptr(), out.data_ptr())
+            if status != 0:
+                raise RuntimeError(f"sopt_unfused_attention returned cudaError {status}")
+
+        return run, lambda: self.lib.sopt_unfused_attention_release(handle), \
+            summary.value.decode()
 
     def call(self, type_code, pattern, q, k, v, out, scale, plan, summary=None, min_lanes=0):
         positions, columns, rows, cols, nnz = pattern
@@ -268,6 +298,17 @@ def run_case(args, ours, gen, device, n, family, build, density, bench, split, r
         except Exception as e:  # a backend refusing the mask
             print(f"  sdpa {tname}: {type(e).__name__}: {e}", flush=True)
 
+    try:
+        run, release, summary = ours.unfused(positions_cpu, pattern, q32, k32, v32, scale)
+        out = torch.full((h, n, d), float("nan"), device=device)
+        run(out)
+        torch.cuda.synchronize()
+        err = (out.double() - reference).abs().max().item()
+        record("ours 3 kernels f32", median_ms(lambda: run(out), args.reps), err, summary)
+        release()
+    except Exception as e:
+        print(f"  ours 3 kernels: {type(e).__name__}: {e}", flush=True)
+
     if n <= args.no_chain_above:
         try:
             batched = torch.sparse_csr_tensor(
@@ -297,6 +338,74 @@ def run_case(args, ours, gen, device, n, family, build, density, bench, split, r
     torch.cuda.empty_cache()
 
 
+def graph_csr(n, mean_degree, gen, device, exponent=0.8):
+    """A power-law graph's adjacency too large for a dense mask: degrees as
+    power_law's, neighbours drawn at random, duplicates removed; (positions,
+    columns) int64, rows sorted by column."""
+    rank = torch.randperm(n, generator=gen, device=device).double()
+    weight = (rank + 1) ** -exponent
+    degree = (weight * mean_degree * n / weight.sum()).clamp(min=1, max=n).long()
+    rows = torch.repeat_interleave(torch.arange(n, device=device), degree)
+    cols = torch.randint(0, n, (rows.numel(),), generator=gen, device=device)
+    keys = torch.unique(rows * n + cols)
+    rows, cols = keys // n, keys % n
+    positions = torch.zeros(n + 1, dtype=torch.int64, device=device)
+    positions[1:] = torch.cumsum(torch.bincount(rows, minlength=n), 0)
+    return positions, cols
+
+
+def run_graph(args, ours, gen, device, n, mean_degree, bench, results):
+    """A GNN-sized graph (no dense mask: no SDPA): ours, our three kernels and
+    the torch chain, errors against the chain in f32."""
+    h, d = args.graph_heads, args.dim
+    scale = 1.0 / math.sqrt(d)
+    crow, col = graph_csr(n, mean_degree, gen, device)
+    positions, columns = crow.to(torch.int32), col.to(torch.int32)
+    nnz = int(columns.numel())
+    positions_cpu = positions.cpu()
+    max_row = int((positions_cpu[1:] - positions_cpu[:-1]).max())
+    pattern = (positions, columns, n, n, nnz)
+    q32, k32, v32 = (torch.randn(h, n, d, device=device, generator=gen) for _ in range(3))
+    family = f"graph deg {mean_degree}"
+    key = (n, family, mean_degree)
+    print(f"{n} {family}: nnz {nnz}, max row {max_row}", flush=True)
+    batched = torch.sparse_csr_tensor(crow.repeat(h, 1), col.repeat(h, 1),
+                                      torch.zeros(h, nnz, device=device), size=(h, n, n))
+    reference = torch_chain(batched, q32, k32, v32, scale).double()
+
+    def record(impl, ms, err, summary=""):
+        results[key + (impl,)] = ms
+        bench.write(f"{n},{family},{mean_degree / n},{nnz},{max_row},{impl},{ms:.5f},"
+                    f"{err:.3e},\"{summary}\"\n")
+        bench.flush()
+        print(f"  {impl:14s} {ms:9.4f} ms  max|err| {err:.2e}  {summary}", flush=True)
+
+    plan = ours.plan(positions_cpu, n, None, device)
+    for tname, (code, dtype) in TYPES.items():
+        q, k, v = (x.to(dtype).contiguous() for x in (q32, k32, v32))
+        out = torch.full((h, n, d), float("nan"), device=device, dtype=dtype)
+        summary = ctypes.create_string_buffer(200)
+        ours.call(code, pattern, q, k, v, out, scale, plan, summary)
+        torch.cuda.synchronize()
+        err = (out.double() - reference).abs().max().item()
+        record(f"ours {tname}",
+               median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale, plan), args.reps),
+               err, summary.value.decode())
+    try:
+        run, release, summary = ours.unfused(positions_cpu, pattern, q32, k32, v32, scale)
+        out = torch.full((h, n, d), float("nan"), device=device)
+        run(out)
+        torch.cuda.synchronize()
+        err = (out.double() - reference).abs().max().item()
+        record("ours 3 kernels f32", median_ms(lambda: run(out), args.reps), err, summary)
+        release()
+    except Exception as e:
+        print(f"  ours 3 kernels: {type(e).__name__}: {e}", flush=True)
+    record("torch chain f32",
+           median_ms(lambda: torch_chain(batched, q32, k32, v32, scale), max(5, args.reps // 4)),
+           0.0, "the reference")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lib", required=True)
@@ -308,6 +417,10 @@ def main():
     parser.add_argument("--large-tokens", type=int, default=16384,
                         help="a second, larger size, at the two lowest densities (0: none)")
     parser.add_argument("--reps", type=int, default=15)
+    parser.add_argument("--graph-nodes", type=int, nargs="*", default=[131072],
+                        help="GNN-sized power-law graphs (no dense mask)")
+    parser.add_argument("--graph-degrees", type=int, nargs="*", default=[16, 64])
+    parser.add_argument("--graph-heads", type=int, default=4)
     parser.add_argument("--no-sweep-above", type=int, default=4096,
                         help="sweep plans and lanes only up to this many tokens")
     parser.add_argument("--no-chain-above", type=int, default=8192,
@@ -327,23 +440,33 @@ def main():
                 "long_rows,listed,ms,max_abs_err\n")
     results = {}
 
-    sizes = [(n, args.densities) for n in args.tokens]
+    def patterns(sizes):
+        for n, densities in sizes:
+            for family, build in FAMILIES.items():
+                for density in densities:
+                    try:
+                        run_case(args, ours, gen, device, n, family, build, density, bench,
+                                 split, results)
+                    except Exception as e:  # keep the other cases
+                        print(f"{n} {family} {density:g}: {type(e).__name__}: {e}", flush=True)
+
+    # The small size first, then the graphs, then the large size: what a time
+    # limit cuts is the last.
+    patterns([(n, args.densities) for n in args.tokens])
+    for n in args.graph_nodes:
+        for degree in args.graph_degrees:
+            try:
+                run_graph(args, ours, gen, device, n, degree, bench, results)
+            except Exception as e:
+                print(f"{n} graph deg {degree}: {type(e).__name__}: {e}", flush=True)
     if args.large_tokens:
-        sizes.append((args.large_tokens, sorted(args.densities)[:2]))
-    for n, densities in sizes:
-        for family, build in FAMILIES.items():
-            for density in densities:
-                try:
-                    run_case(args, ours, gen, device, n, family, build, density, bench, split,
-                             results)
-                except Exception as e:  # keep the other cases
-                    print(f"{n} {family} {density:g}: {type(e).__name__}: {e}", flush=True)
+        patterns([(args.large_tokens, sorted(args.densities)[:2])])
 
     bench.close()
     split.close()
     print("\nratios (peer time / ours; > 1: ours faster)")
-    peers = [("torch chain f32", "ours f32"), ("sdpa f32", "ours f32"),
-             ("sdpa bf16", "ours bf16")]
+    peers = [("ours 3 kernels f32", "ours f32"), ("torch chain f32", "ours f32"),
+             ("sdpa f32", "ours f32"), ("sdpa bf16", "ours bf16")]
     for peer, mine in peers:
         ratios = []
         for key in sorted({k[:3] for k in results}):
