@@ -222,6 +222,21 @@ def torch_chain_per_head(mask_csr, q, k, v, scale):
     return torch.stack(outs)
 
 
+def time_unfused(ours, positions_cpu, pattern, qkv, scale, reference, record, reps):
+    """Checks and times our three-kernel path (f32) on one pattern."""
+    q, k, v = qkv
+    try:
+        run, release, summary = ours.unfused(positions_cpu, pattern, q, k, v, scale)
+        out = torch.full((q.shape[0], q.shape[1], v.shape[2]), float("nan"), device=q.device)
+        run(out)
+        torch.cuda.synchronize()
+        err = (out.double() - reference).abs().max().item()
+        record("ours 3 kernels f32", median_ms(lambda: run(out), reps), err, summary)
+        release()
+    except Exception as e:
+        print(f"  ours 3 kernels: {type(e).__name__}: {e}", flush=True)
+
+
 def run_case(args, ours, gen, device, n, family, build, density, bench, split, results):
     """Times every implementation on one pattern; rows to bench.csv and
     split.csv, times into `results` by (tokens, family, density, impl)."""
@@ -298,16 +313,8 @@ def run_case(args, ours, gen, device, n, family, build, density, bench, split, r
         except Exception as e:  # a backend refusing the mask
             print(f"  sdpa {tname}: {type(e).__name__}: {e}", flush=True)
 
-    try:
-        run, release, summary = ours.unfused(positions_cpu, pattern, q32, k32, v32, scale)
-        out = torch.full((h, n, d), float("nan"), device=device)
-        run(out)
-        torch.cuda.synchronize()
-        err = (out.double() - reference).abs().max().item()
-        record("ours 3 kernels f32", median_ms(lambda: run(out), args.reps), err, summary)
-        release()
-    except Exception as e:
-        print(f"  ours 3 kernels: {type(e).__name__}: {e}", flush=True)
+    time_unfused(ours, positions_cpu, pattern, (q32, k32, v32), scale, reference, record,
+                 args.reps)
 
     if n <= args.no_chain_above:
         try:
@@ -391,16 +398,8 @@ def run_graph(args, ours, gen, device, n, mean_degree, bench, results):
         record(f"ours {tname}",
                median_ms(lambda: ours.call(code, pattern, q, k, v, out, scale, plan), args.reps),
                err, summary.value.decode())
-    try:
-        run, release, summary = ours.unfused(positions_cpu, pattern, q32, k32, v32, scale)
-        out = torch.full((h, n, d), float("nan"), device=device)
-        run(out)
-        torch.cuda.synchronize()
-        err = (out.double() - reference).abs().max().item()
-        record("ours 3 kernels f32", median_ms(lambda: run(out), args.reps), err, summary)
-        release()
-    except Exception as e:
-        print(f"  ours 3 kernels: {type(e).__name__}: {e}", flush=True)
+    time_unfused(ours, positions_cpu, pattern, (q32, k32, v32), scale, reference, record,
+                 args.reps)
     record("torch chain f32",
            median_ms(lambda: torch_chain(batched, q32, k32, v32, scale), max(5, args.reps // 4)),
            0.0, "the reference")

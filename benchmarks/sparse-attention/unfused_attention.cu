@@ -15,15 +15,15 @@
 
 namespace {
 
-/// softmax over the stored entries of each row, for every head (blockIdx.y),
-/// in place: a warp per row.
+/// softmax over the stored entries of each row, for every head (blockIdx.y,
+/// `stride` values apart), in place: a warp per row.
 __global__ void storedEntriesSoftmax(const int32_t *__restrict__ positions, int64_t rows,
-                                     int64_t nnz, float *__restrict__ values) {
+                                     int64_t stride, float *__restrict__ values) {
   const int64_t row = int64_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
   const int lane = threadIdx.x % 32;
   if (row >= rows)
     return;
-  float *head = values + int64_t(blockIdx.y) * nnz;
+  float *head = values + int64_t(blockIdx.y) * stride;
   const int32_t begin = positions[row], end = positions[row + 1];
   float largest = -INFINITY;
   for (int32_t e = begin + lane; e < end; e += 32)
@@ -47,7 +47,8 @@ struct Unfused {
   int64_t rows = 0, cols = 0, nnz = 0, heads = 0, queryDim = 0, valueDim = 0;
   const int32_t *positions = nullptr, *coordinates = nullptr;
   float *scaleValues = nullptr; // the SDDMM's pattern: every entry `scale`
-  float *scores = nullptr;      // heads x nnz: scores, then probabilities
+  float *scores = nullptr;      // heads x stride: scores, then probabilities
+  int64_t stride = 0;           // nnz rounded up to whole 16-byte vectors
   sopt::SddmmSchedule sddmm;
   sopt::SpmmSchedule spmm;
 };
@@ -73,11 +74,15 @@ void *sopt_unfused_attention_prepare(const int32_t *hostPositions, const int32_t
   u->rows = rows, u->cols = cols, u->nnz = nnz, u->heads = heads;
   u->queryDim = queryDim, u->valueDim = valueDim;
   u->positions = positions, u->coordinates = coordinates;
+  // Each head's values start 16-byte aligned: the SDDMM and SpMM kernels
+  // read and write them in vectors aligned to the array's start.
+  u->stride = (nnz + 3) / 4 * 4;
   const sopt::SparsityStats stats = sopt::sparsityStats(hostPositions, rows, cols);
   u->sddmm = sopt::chooseSddmmSchedule(stats, queryDim, /*transposeRhs=*/true, sizeof(float));
   u->spmm = sopt::chooseSpmmSchedule(stats, valueDim, sizeof(float));
   if (cudaMalloc(&u->scaleValues, std::max<int64_t>(nnz, 1) * sizeof(float)) != cudaSuccess ||
-      cudaMalloc(&u->scores, std::max<int64_t>(heads * nnz, 1) * sizeof(float)) != cudaSuccess) {
+      cudaMalloc(&u->scores, std::max<int64_t>(heads * u->stride, 1) * sizeof(float)) !=
+          cudaSuccess) {
     delete u;
     return nullptr;
   }
@@ -101,16 +106,16 @@ int sopt_unfused_attention(void *handle, const float *q, const float *k, const f
                                          u.scaleValues};
     if (cudaError_t e = sopt::runSddmm<float>(
             u.sddmm, pattern, q + h * u.rows * u.queryDim, k + h * u.cols * u.queryDim,
-            u.queryDim, /*transposeRhs=*/true, u.scores + h * u.nnz, nullptr, nullptr);
+            u.queryDim, /*transposeRhs=*/true, u.scores + h * u.stride, nullptr, nullptr);
         e != cudaSuccess)
       return int(e);
   }
   constexpr int kWarps = 8;
   storedEntriesSoftmax<<<dim3(unsigned((u.rows + kWarps - 1) / kWarps), unsigned(u.heads)),
-                         kWarps * 32>>>(u.positions, u.rows, u.nnz, u.scores);
+                         kWarps * 32>>>(u.positions, u.rows, u.stride, u.scores);
   for (int64_t h = 0; h < u.heads; ++h) {
     const sopt::CsrMatrix<float> probabilities{u.rows, u.cols, u.nnz, u.positions,
-                                               u.coordinates, u.scores + h * u.nnz};
+                                               u.coordinates, u.scores + h * u.stride};
     if (cudaError_t e = sopt::runSpmm<float>(u.spmm, probabilities, v + h * u.cols * u.valueDim,
                                              u.valueDim, out + h * u.rows * u.valueDim, nullptr,
                                              nullptr);

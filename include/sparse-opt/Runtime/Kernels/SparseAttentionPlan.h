@@ -8,10 +8,10 @@
 // plan is made once per pattern on the host, from the row lengths: rows
 // longer than splitFactor x the mean length, and at least minSplitEntries
 // long, are split (docs/benchmarks/sparse-attention.md measures the
-// factor). The other rows are taken longest first when their lengths are
-// spread (a graph's degrees): a warp's groups then hold rows of similar
-// length, and none waits idle for a longer neighbour; rows of one length
-// (a window) keep their order, whose neighbours share K and V rows.
+// factor). On request the other rows are taken longest first when their
+// lengths are spread (a graph's degrees): a warp's groups then hold rows of
+// similar length, and none waits idle for a longer neighbour; rows of one
+// length (a window) keep their order, whose neighbours share K and V rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,21 +21,26 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace sopt {
 
 struct SparseAttentionSplitRule {
   /// A row is long when it holds more than splitFactor x the mean row
-  /// length ...
-  double splitFactor = 8.0;
-  /// ... and more than this many entries: a block's 16 to 64 lane groups
-  /// need several chunks each before splitting pays for the combine.
-  int64_t minSplitEntries = 256;
+  /// length (2 was the best of 2-64 on power-law graphs at 1-5 % density,
+  /// and within 1 % of the best on the held-out window + global and BigBird
+  /// masks) ...
+  double splitFactor = 2.0;
+  /// ... and more than this many entries: a guard for graphs of tiny mean
+  /// degree, where twice the mean would hand blocks of 8 to 64 lane groups
+  /// rows of a few entries (not measured).
+  int64_t minSplitEntries = 64;
   /// The short rows are ordered by decreasing length when the standard
   /// deviation of all row lengths exceeds sortSpread x their mean (0:
-  /// always; infinity: never).
-  double sortSpread = 0.5;
+  /// always). Off by default: only measured on windows, where it changes
+  /// nothing.
+  double sortSpread = std::numeric_limits<double>::infinity();
 };
 
 /// The rows a pattern's blocks take, on the host (upload both lists for
