@@ -13,6 +13,9 @@ using namespace mlir::sopt;
 void sopt::buildSparseOptPipeline(OpPassManager &pm,
                                   const SparseOptPipelineOptions &options) {
   pm.addPass(createConvertTosaToSOpt());
+  // Before the composites decompose: the softmax of a sparse attention
+  // chain is one of them.
+  pm.addPass(createFuseSparseAttention());
   DecomposeCompositesOptions decompose;
   decompose.keepAttention = options.keepAttention;
   pm.addPass(createDecomposeComposites(decompose));

@@ -17,6 +17,7 @@ for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do
   case $(basename "$binary") in
     sparse_kernels | capture_first_call) args=("$fusion_pattern") ;;
     dense_sparse) args=("$sparse_pattern") ;;
+    sparse_attention) args=(--small) ;; # the full run's large patterns take minutes there
   esac
   for tool in memcheck racecheck; do
     timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 \
