@@ -161,6 +161,7 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   // summary line and how many products are of that kind.
   llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
+  bool usesSparseAttention = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
@@ -173,6 +174,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
         usesCublas = true;
       if (isa<SpmvOp>(op))
         usesCusparse = true;
+      if (isa<SparseAttentionOp>(op))
+        usesSparseAttention = true;
       if (isa<SpmmOp, SddmmOp>(op)) {
         auto spmm = dyn_cast<SpmmOp>(op);
         Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())
@@ -315,6 +318,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/Kernels/SpmmSlices.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/Transpose.cuh\"\n\n";
+  if (usesSparseAttention)
+    source << "#include \"sparse-opt/Runtime/Kernels/SparseAttentionDispatch.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

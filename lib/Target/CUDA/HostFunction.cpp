@@ -2,6 +2,7 @@
 
 #include "HostFunction.h"
 #include "CudaSyntax.h"
+#include "SparseAttentionLaunch.h"
 #include "SparseLaunch.h"
 #include "StoredEntriesFunctor.h"
 
@@ -574,6 +575,21 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         return emitSparseProduct(spmm, spmm.getLhs(), spmm.getRhs());
       })
       .Case([&](SddmmOp sddmm) { return emitSddmm(sddmm); })
+      .Case([&](SparseAttentionOp attention) -> LogicalResult {
+        if (failed(checkInt32Extents(attention)))
+          return failure();
+        if (!csr.count(attention.getPattern()))
+          return attention.emitOpError("takes its pattern from a CSR function argument "
+                                       "or SDDMM result only");
+        FailureOr<std::string> text = cuda::emitSparseAttentionLaunch(
+            attention, csr.lookup(attention.getPattern()), pointer.lookup(attention.getQuery()),
+            pointer.lookup(attention.getKey()), pointer.lookup(attention.getValue()),
+            destination(attention.getResult()));
+        if (failed(text))
+          return failure();
+        body += *text;
+        return success();
+      })
       .Case([&](SpmvOp spmv) -> LogicalResult {
         if (!csr.count(spmv.getMatrix()))
           return spmv.emitOpError("is lowered to cuSPARSE only for a CSR "

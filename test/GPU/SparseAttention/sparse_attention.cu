@@ -11,8 +11,9 @@
 // by length; narrower accesses with more lanes per row. A bias shared by the
 // heads and one per head, with masked (-inf) entries and a row whose
 // entries are all masked (0); scores large enough that the running maximum
-// matters. Outputs are NaN-poisoned before every run; invalid problems are
-// refused. With --small, only small cases (for compute-sanitizer).
+// matters; the pattern's values multiplying the scores (the compiler's
+// sopt.sparse_attention). Outputs are NaN-poisoned before every run; invalid
+// problems are refused. With --small, only small cases (for compute-sanitizer).
 //
 // REQUIRES: cuda-gpu
 // RUN: %gpu_bin/sparse_attention | FileCheck %s
@@ -148,14 +149,16 @@ struct Dims {
   int64_t query, value;
 };
 
-/// What a run adds to the scores.
-enum class Bias { None, Shared, PerHead };
+/// What a run adds to the scores (PatternValues: the pattern's values
+/// multiply them instead).
+enum class Bias { None, Shared, PerHead, PatternValues };
 
 /// O in float64 from the rounded inputs.
 std::vector<double> reference(const Pattern &p, int64_t heads, Dims d,
                               const std::vector<double> &q, const std::vector<double> &k,
                               const std::vector<double> &v, const std::vector<double> *bias,
-                              int64_t biasHeadStride, double scale) {
+                              int64_t biasHeadStride, double scale,
+                              const std::vector<double> *patternValues = nullptr) {
   std::vector<double> out(size_t(heads * p.rows * d.value), 0.0);
   std::vector<double> score;
   for (int64_t h = 0; h < heads; ++h)
@@ -168,7 +171,8 @@ std::vector<double> reference(const Pattern &p, int64_t heads, Dims d,
         double dot = 0;
         for (int64_t i = 0; i < d.query; ++i)
           dot += q[(h * p.rows + r) * d.query + i] * k[(h * p.cols + c) * d.query + i];
-        double s = scale * dot + (bias ? (*bias)[h * biasHeadStride + e] : 0.0);
+        double s = patternValues ? scale * (*patternValues)[e] * dot
+                                 : scale * dot + (bias ? (*bias)[h * biasHeadStride + e] : 0.0);
         score[e - begin] = s;
         largest = std::max(largest, s);
       }
@@ -251,7 +255,9 @@ void check(Report &report, const Pattern &p, int64_t heads, Dims d, Split split,
   const int64_t biasHeadStride = biasKind == Bias::PerHead ? p.nnz() : 0;
   Tensor<T> bias(size_t(std::max<int64_t>(1, biasKind == Bias::PerHead ? heads * p.nnz()
                                                                          : p.nnz())));
-  if (biasKind != Bias::None) {
+  if (biasKind == Bias::PatternValues) {
+    bias.randomize(0.0, 2.0);
+  } else if (biasKind != Bias::None) {
     bias.randomize(-2.0, 2.0);
     // Every seventh entry masked, and every entry of row 1 (when it exists).
     for (size_t i = 0; i < bias.size; i += 7)
@@ -270,16 +276,22 @@ void check(Report &report, const Pattern &p, int64_t heads, Dims d, Split split,
   problem.queryDim = d.query, problem.valueDim = d.value;
   problem.positions = device.positions, problem.coordinates = device.coordinates;
   problem.q = q.device, problem.k = k.device, problem.v = v.device, problem.out = out.device;
-  problem.bias = biasKind == Bias::None ? nullptr : bias.device;
+  problem.bias = biasKind == Bias::None || biasKind == Bias::PatternValues ? nullptr : bias.device;
+  problem.patternValues = biasKind == Bias::PatternValues ? bias.device : nullptr;
   problem.biasHeadStride = biasHeadStride;
   problem.scale = float(scale);
   CHECK_CUDA(::sopt::runSparseAttention(problem, device.rows, 0, minLanes));
   CHECK_CUDA(cudaDeviceSynchronize());
   out.download();
+  const bool additive = biasKind == Bias::Shared || biasKind == Bias::PerHead;
   const std::vector<double> ref =
-      reference(p, heads, d, q.values, k.values, v.values,
-                biasKind == Bias::None ? nullptr : &bias.values, biasHeadStride, scale);
-  const char *biasName = biasKind == Bias::None ? "" : biasKind == Bias::Shared ? " bias" : " head-bias";
+      reference(p, heads, d, q.values, k.values, v.values, additive ? &bias.values : nullptr,
+                biasHeadStride, scale,
+                biasKind == Bias::PatternValues ? &bias.values : nullptr);
+  const char *biasName = biasKind == Bias::None         ? ""
+                         : biasKind == Bias::Shared     ? " bias"
+                         : biasKind == Bias::PerHead    ? " head-bias"
+                                                        : " pattern values";
   char name[200];
   const ::sopt::SparseAttentionLayout layout = ::sopt::sparseAttentionLayout(problem, minLanes);
   std::snprintf(name, sizeof name, "%s %s h=%lld d=%lld/%lld %s%s %dx%dB", typeName<T>(),
@@ -347,6 +359,8 @@ template <typename T> void checkType(Report &report, bool small) {
   check<T>(report, cases[1].first, 1, {64, 64}, Split::Planned, Bias::PerHead, 4.0);
   check<T>(report, cases[1].first, small ? 4 : 8, {32, 32}, Split::Planned, Bias::Shared, 2.0);
   check<T>(report, cases[3].first, 2, {256, 256}, Split::Planned, Bias::None, 0.0625);
+  check<T>(report, graph, 2, {64, 64}, Split::Planned, Bias::PatternValues, 0.125);
+  check<T>(report, cases[1].first, 3, {32, 32}, Split::Every, Bias::PatternValues, 0.25);
   check<T>(report, cases[3].first, 2, {256, 64}, Split::Every, Bias::None, 0.0625);
 }
 

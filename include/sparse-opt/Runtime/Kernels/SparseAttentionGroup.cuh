@@ -40,11 +40,15 @@ namespace sopt {
 /// holds one value per stored entry, the same for every head
 /// (biasHeadStride = 0) or nnz apart per head (biasHeadStride = nnz); a
 /// bias of -inf masks its entry. A row with no entries, or whose entries are
-/// all masked, gives 0.
+/// all masked, gives 0. `patternValues`, if given, holds the pattern's
+/// stored values (nnz, shared by the heads), which multiply the scores
+/// before the bias: scale S_e q·k_e + bias_e, as sopt.sddmm samples (the
+/// compiler's sopt.sparse_attention).
 template <typename T> struct SparseAttentionProblem {
   int64_t rows = 0, cols = 0, nnz = 0, heads = 0;
   int64_t queryDim = 0, valueDim = 0;
   const int32_t *positions = nullptr, *coordinates = nullptr;
+  const T *patternValues = nullptr;
   const T *q = nullptr, *k = nullptr, *v = nullptr;
   const T *bias = nullptr;
   int64_t biasHeadStride = 0;
@@ -149,6 +153,8 @@ __device__ __forceinline__ void attendEntries(const SparseAttentionProblem<T> &p
       const int32_t entry = chunk + i;
       if (entry < end) {
         score[i] *= scaleLog2;
+        if (p.patternValues)
+          score[i] *= toFloat(p.patternValues[entry]);
         if (bias)
           score[i] = fmaf(toFloat(bias[entry]), kLog2e, score[i]);
       } else {
