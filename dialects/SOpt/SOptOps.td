@@ -453,9 +453,18 @@ def SOpt_SoftmaxOp : SOpt_Op<"softmax", [SameOperandsAndResultType]> {
     ```mlir
     %p = sopt.softmax %scores dim = 1 : tensor<128x128xf32>
     ```
+
+    A CSR operand (rank 2, `dim = 1`) takes the softmax over each row's
+    stored entries: the entries it does not store take no part (they are
+    neither 0 nor -inf) and the result has the operand's pattern. It is
+    compiled only inside sparse attention (`sopt-fuse-sparse-attention`):
+
+    ```mlir
+    %p = sopt.softmax %scores dim = 1 : tensor<128x128xf32, #CSR>
+    ```
   }];
-  let arguments = (ins SOpt_FloatTensor:$input, I64Attr:$dim);
-  let results = (outs SOpt_FloatTensor:$result);
+  let arguments = (ins SOpt_AnyFloatTensor:$input, I64Attr:$dim);
+  let results = (outs SOpt_AnyFloatTensor:$result);
   let assemblyFormat = "$input `dim` `=` $dim attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
@@ -538,6 +547,39 @@ def SOpt_AttentionOp : SOpt_Op<"attention", [
     $query `,` $key `,` $value (`mask` `(` $mask^ `:` type($mask) `)`)?
     (`causal` $causal^)? (`scale` `=` $scale^)? attr-dict
     `:` type($query) `,` type($key) `,` type($value) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SOpt_SparseAttentionOp : SOpt_Op<"sparse_attention", [
+    AllElementTypesMatch<["query", "key", "value", "pattern", "result"]>]> {
+  let summary = "attention over the stored entries of a CSR pattern, in one kernel";
+  let description = [{
+    For every leading (batch, head) index and every row `r` of the CSR
+    `pattern` (`[sq, sk]`, one pattern shared by all heads):
+    `result[…, r, :] = Σ_e p_e · value[…, c_e, :]`, with `p` the softmax
+    over the row's stored entries `e` (column `c_e`, value `S_e`) of
+    `scale · S_e · (query[…, r, :] · key[…, c_e, :])`. That is the chain
+    `sopt.sddmm` (transpose_rhs) → a scale → `sopt.softmax` over stored
+    entries → `sopt.spmm`, which `sopt-fuse-sparse-attention` folds into
+    this op, computed without writing the scores or probabilities (the
+    runtime's kernel, `Runtime/Kernels/SparseAttention.cuh`). A row with no
+    stored entry gives 0. `query` is `[b…, sq, d]`, `key` `[b…, sk, d]`,
+    `value` `[b…, sk, dv]`, the result `[b…, sq, dv]`.
+
+    ```mlir
+    %o = sopt.sparse_attention %q, %k, %v, %s scale = 1.250000e-01
+        : tensor<8x512x64xf32>, tensor<8x512x64xf32>, tensor<8x512x64xf32>,
+          tensor<512x512xf32, #CSR> -> tensor<8x512x64xf32>
+    ```
+  }];
+  let arguments = (ins SOpt_FloatTensor:$query, SOpt_FloatTensor:$key,
+                       SOpt_FloatTensor:$value, SOpt_SparseFloatTensor:$pattern,
+                       F64Attr:$scale);
+  let results = (outs SOpt_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value `,` $pattern `scale` `=` $scale attr-dict
+    `:` type($query) `,` type($key) `,` type($value) `,` type($pattern) `->` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -10,7 +10,7 @@ using namespace mlir;
 using namespace mlir::sopt;
 
 bool sopt::isComputeIntensive(Operation *op) {
-  return isa<MatmulOp, SpmmOp, SddmmOp, SpmvOp, AttentionOp>(op);
+  return isa<MatmulOp, SpmmOp, SddmmOp, SpmvOp, AttentionOp, SparseAttentionOp>(op);
 }
 
 bool sopt::isFusible(Operation *op) {

@@ -16,6 +16,9 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   // Before the decomposition, which keeps the attention ops scheduled here.
   if (options.attentionKernel)
     pm.addPass(createScheduleAttention());
+  // Before the composites decompose: the softmax of a sparse attention
+  // chain is one of them.
+  pm.addPass(createFuseSparseAttention());
   DecomposeCompositesOptions decompose;
   decompose.keepAttention = options.keepAttention;
   pm.addPass(createDecomposeComposites(decompose));

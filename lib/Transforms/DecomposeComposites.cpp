@@ -111,6 +111,8 @@ struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SoftmaxOp op,
                                 PatternRewriter &rewriter) const override {
+    if (sparse_tensor::getSparseTensorEncoding(op.getType()))
+      return rewriter.notifyMatchFailure(op, "over stored entries: sparse attention's");
     GraphBuilder g(rewriter, op.getLoc());
     rewriter.replaceOp(op, buildSoftmax(g, op.getInput(), op.getDimAttr().getInt()));
     return success();

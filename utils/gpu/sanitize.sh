@@ -19,6 +19,7 @@ for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do
     dense_sparse) args=("$sparse_pattern") ;;
     # Its long sequences (4097 x 4097) outlast the timeout under racecheck.
     attention) args=(--small) ;;
+    sparse_attention) args=(--small) ;; # the full run's large patterns take minutes there
   esac
   for tool in memcheck racecheck; do
     timeout "${SANITIZE_TIMEOUT:-120}" compute-sanitizer --tool "$tool" --error-exitcode 1 \

@@ -483,6 +483,41 @@ def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }
 
+def FuseSparseAttention : Pass<"sopt-fuse-sparse-attention"> {
+  let summary = "Fold SDDMM, softmax over stored entries and SpMM into sparse attention";
+  let description = [{
+    Attention restricted to a CSR pattern, written as its three steps —
+    `sopt.sddmm` of Q and K (transpose_rhs) at the pattern, optionally
+    times a splat constant (the scale), `sopt.softmax` over each row's
+    stored entries, `sopt.spmm` of the probabilities with V — becomes one
+    `sopt.sparse_attention`, which the runtime computes in one kernel
+    without writing the scores or probabilities. The scores and
+    probabilities must have no other reader. A softmax over stored entries
+    left outside such a chain is an error: nothing else computes it. Run
+    before sopt-decompose-composites.
+
+    Before:
+
+    ```mlir
+    %s = sopt.sddmm %q, %k, %pattern transpose_rhs
+        : tensor<512x64xf32>, tensor<512x64xf32>, tensor<512x512xf32, #CSR> -> tensor<512x512xf32, #CSR>
+    %c = sopt.constant dense<0.125> : tensor<512x512xf32>
+    %x = sopt.mul %s, %c : tensor<512x512xf32, #CSR>, tensor<512x512xf32> -> tensor<512x512xf32, #CSR>
+    %p = sopt.softmax %x dim = 1 : tensor<512x512xf32, #CSR>
+    %o = sopt.spmm %p, %v : tensor<512x512xf32, #CSR>, tensor<512x64xf32> -> tensor<512x64xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %o = sopt.sparse_attention %q, %k, %v, %pattern scale = 1.250000e-01
+        : tensor<512x64xf32>, tensor<512x64xf32>, tensor<512x64xf32>,
+          tensor<512x512xf32, #CSR> -> tensor<512x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+}
+
 def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::ModuleOp"> {
   let summary = "Decide how every scheduled SpMM and SDDMM is launched, and hold the tables prepared from known patterns in the module";
   let description = [{

@@ -477,6 +477,12 @@ LogicalResult SoftmaxOp::verify() {
   if (dim < 0 || dim >= rank)
     return emitOpError() << "dim " << dim << " is out of range for rank "
                          << rank;
+  if (sparse_tensor::getSparseTensorEncoding(getType())) {
+    if (failed(verifySparseOperand(*this, "input", getType(), {SparseFormat::CSR})))
+      return failure();
+    if (dim != 1)
+      return emitOpError("over stored entries takes dim = 1 (each row's entries)");
+  }
   return success();
 }
 
@@ -555,6 +561,37 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << "has a schedule that is no tile of the fused attention kernel: "
                            << why;
   }
+  return success();
+}
+
+LogicalResult SparseAttentionOp::verify() {
+  RankedTensorType pattern = getPattern().getType();
+  if (pattern.getRank() != 2 ||
+      failed(verifySparseOperand(*this, "pattern", pattern, {SparseFormat::CSR})))
+    return pattern.getRank() != 2 ? emitOpError("expects a rank-2 CSR pattern") : failure();
+  const int64_t sq = pattern.getDimSize(0), sk = pattern.getDimSize(1);
+  RankedTensorType q = getQuery().getType(), k = getKey().getType();
+  RankedTensorType v = getValue().getType(), result = getType();
+  const int64_t rank = q.getRank();
+  for (RankedTensorType t : {k, v, result})
+    if (t.getRank() != rank || rank < 2)
+      return emitOpError("expects query, key, value and result of one rank >= 2");
+  // [b..., rows, head dimension] for each operand, the rows the pattern's.
+  SmallVector<int64_t> leading(q.getShape().drop_back(2));
+  const int64_t d = q.getDimSize(rank - 1), dv = v.getDimSize(rank - 1);
+  auto shaped = [&](int64_t rows, int64_t columns) {
+    SmallVector<int64_t> shape(leading);
+    shape.append({rows, columns});
+    return shape;
+  };
+  if (failed(verifyShapeEquals(*this, "query", q.getShape(), shaped(sq, d))) ||
+      failed(verifyShapeEquals(*this, "key", k.getShape(), shaped(sk, d))) ||
+      failed(verifyShapeEquals(*this, "value", v.getShape(), shaped(sk, dv))) ||
+      failed(verifyShapeEquals(*this, "result", result.getShape(), shaped(sq, dv))))
+    return failure();
+  const double scale = getScale().convertToDouble();
+  if (!std::isfinite(scale))
+    return emitOpError("expects a finite scale");
   return success();
 }
 

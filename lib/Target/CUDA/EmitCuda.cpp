@@ -165,6 +165,7 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
   bool usesAttentionKernel = false;
   bool usesPreparedSpmv = false;
+  bool usesSparseAttention = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
@@ -183,6 +184,8 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
                                          ": " + cuda::describeAttentionLaunch(attention));
         return WalkResult::advance();
       }
+      if (isa<SparseAttentionOp>(op))
+        usesSparseAttention = true;
       if (isa<SpmmOp, SddmmOp>(op)) {
         auto spmm = dyn_cast<SpmmOp>(op);
         Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())
@@ -329,6 +332,8 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
     source << "#include \"sparse-opt/Runtime/Kernels/Attention.cuh\"\n\n";
   if (usesPreparedSpmv)
     source << "#include \"sparse-opt/Runtime/Host/SpmvPrepared.cuh\"\n\n";
+  if (usesSparseAttention)
+    source << "#include \"sparse-opt/Runtime/Kernels/SparseAttentionDispatch.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

@@ -3,6 +3,7 @@
 #include "HostFunction.h"
 #include "AttentionLaunch.h"
 #include "CudaSyntax.h"
+#include "SparseAttentionLaunch.h"
 #include "SparseLaunch.h"
 #include "StoredEntriesFunctor.h"
 
@@ -619,6 +620,21 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         return emitSparseProduct(spmm, spmm.getLhs(), spmm.getRhs());
       })
       .Case([&](SddmmOp sddmm) { return emitSddmm(sddmm); })
+      .Case([&](SparseAttentionOp attention) -> LogicalResult {
+        if (failed(checkInt32Extents(attention)))
+          return failure();
+        if (!csr.count(attention.getPattern()))
+          return attention.emitOpError("takes its pattern from a CSR function argument "
+                                       "or SDDMM result only");
+        FailureOr<std::string> text = cuda::emitSparseAttentionLaunch(
+            attention, csr.lookup(attention.getPattern()), pointer.lookup(attention.getQuery()),
+            pointer.lookup(attention.getKey()), pointer.lookup(attention.getValue()),
+            destination(attention.getResult()));
+        if (failed(text))
+          return failure();
+        body += *text;
+        return success();
+      })
       .Case([&](SpmvOp spmv) -> LogicalResult {
         if (spmv->hasAttr(attr::kPreparedSpmv) && csr.count(spmv.getMatrix()))
           return emitPreparedSpmv(spmv);
