@@ -37,6 +37,13 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   ScheduleSparseOptions schedule;
   schedule.spmm = !options.cusparse;
   pm.addPass(createScheduleSparse(schedule));
+  // f32 matrix products on the project's GEMM kernel unless cuBLAS is asked
+  // for; before the epilogue fusion, which needs the schedule.
+  if (!options.cublas) {
+    ScheduleGemmOptions gemm;
+    gemm.smCount = options.smCount;
+    pm.addPass(createScheduleGemm(gemm));
+  }
   pm.addPass(createFuseSparseEpilogues());
   // Last: the tables the sparse launches read, from each pattern file once.
   pm.addPass(createPrepareSparseEmission());

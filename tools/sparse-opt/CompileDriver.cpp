@@ -149,6 +149,10 @@ int sopt::runCompileDriver(int argc, char **argv) {
       "cusparse",
       cl::desc("Lower SpMM to cuSPARSE instead of the project's kernels"),
       cl::cat(category));
+  cl::opt<bool> cublas(
+      "cublas",
+      cl::desc("Lower f32 matrix products to cuBLAS instead of the project's GEMM kernel"),
+      cl::cat(category));
   // Pass names for --mlir-print-ir-after=... and friends.
   registerAllSparseOptPasses();
   registerTransformsPasses();
@@ -219,6 +223,7 @@ int sopt::runCompileDriver(int argc, char **argv) {
   SparseOptPipelineOptions options;
   options.keepAttention = keepAttention;
   options.cusparse = cusparse;
+  options.cublas = cublas;
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
   options.registerElementsPerThread = registerElements;

@@ -4,6 +4,7 @@
 
 #include "CudaSyntax.h"
 #include "FusionKernel.h"
+#include "GemmLaunch.h"
 #include "SparseLaunch.h"
 #include "HostFunction.h"
 #include "StoredEntriesFunctor.h"
@@ -161,16 +162,29 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
   // summary line and how many products are of that kind.
   llvm::StringMap<std::pair<size_t, unsigned>> productLines;
   bool usesCublas = false, usesCusparse = false, usesSparseKernels = false;
+  bool usesGemmKernel = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
-    unsigned index = 0;
+    unsigned index = 0, matmuls = 0;
     WalkResult walk = fn.walk([&](Operation *op) {
-      if (isa<MatmulOp>(op))
-        usesCublas = true;
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+        // A scheduled product runs on our GEMM (one summary line each,
+        // numbered apart so the kernels keep their names), any other on
+        // cuBLAS.
+        if (!matmul.getScheduleAttr()) {
+          usesCublas = true;
+          return WalkResult::advance();
+        }
+        usesGemmKernel = true;
+        result.kernelSummaries.push_back(fn.getName().str() + "_matmul" +
+                                         std::to_string(matmuls++) + ": " +
+                                         cuda::describeGemm(matmul));
+        return WalkResult::advance();
+      }
       if (isa<SpmvOp>(op))
         usesCusparse = true;
       if (isa<SpmmOp, SddmmOp>(op)) {
@@ -315,6 +329,8 @@ FailureOr<CudaEmitResult> sopt::emitCuda(ModuleOp module,
               "#include \"sparse-opt/Runtime/Kernels/SpmmSlices.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/StoredEntries.cuh\"\n"
               "#include \"sparse-opt/Runtime/Kernels/Transpose.cuh\"\n\n";
+  if (usesGemmKernel)
+    source << "#include \"sparse-opt/Runtime/Kernels/GemmSimt.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

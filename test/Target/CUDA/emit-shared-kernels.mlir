@@ -1,4 +1,4 @@
-// RUN: sparse-opt %s --emit=cuda -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
+// RUN: sparse-opt %s --emit=cuda --cublas -o %t.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SUMMARY
 // RUN: FileCheck %s < %t.cu
 // RUN: sparse-opt %S/Inputs/repeated-sparse-layers.mlir --emit=cuda -o %t.sparse.cu --kernel-summary 2>&1 | FileCheck %s --check-prefix=SPARSE-SUMMARY
 // RUN: FileCheck %s --check-prefix=SPARSE < %t.sparse.cu
@@ -6,7 +6,8 @@
 // Regions of the same structure (same ops, attributes and types, whatever
 // their operands) compile to one kernel, named after the first and launched
 // by every one of them, in any function. A region that differs in a type or
-// an op gets its own.
+// an op gets its own. (--cublas: on the project's GEMM the regions after the
+// products would become their epilogues.)
 
 // SUMMARY: twice_kernel0: 2 ops | elementwise {{.*}} | launched 3 times
 // SUMMARY-NEXT: twice_kernel2: 2 ops | elementwise {{.*}}

@@ -4,12 +4,14 @@
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cu
 
 // CHECK: mlp_kernel0: 2 ops | elementwise
+// CHECK: mlp_matmul0: sopt.matmul on the project's GEMM kernel | 4x8x16 | tile 32x128, k_step 8, no split
 // CHECK: mlp_kernel1: 5 ops | elementwise 32x1
 // CHECK: layer_norm_like_kernel0: 17 ops (2 reductions) | subwarp_rows 4x8
 // CHECK-NOT: kernel
 
 // CUDA: extern "C" cudaError_t mlp(const float *arg0, float *result0, cudaStream_t stream)
-// CUDA: cublasSgemmStridedBatched(sopt::cublasFor(stream), CUBLAS_OP_N, CUBLAS_OP_N, 8, 4, 16,
+// CUDA: problem.m = 4, problem.n = 8, problem.k = 16;
+// CUDA: SOPT_TRY(sopt::gemm_simt::gemmSimt(problem, schedule, stream));
 // CUDA: extern "C" cudaError_t layer_norm_like(const float *arg0, const float *arg1, const float *arg2, float *result0, cudaStream_t stream)
 
 func.func @mlp(%x: tensor<4x16xf32>) -> tensor<4x8xf32> {

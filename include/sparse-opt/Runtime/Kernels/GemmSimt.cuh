@@ -22,11 +22,17 @@
 // alpha · its partial product with atomics (the order of those additions,
 // hence the last bits of C, may differ between runs).
 //
+// Epilogue: with one K slice each element of C is stored once, so a functor
+// `epilogue(row, col, alpha · (A·B)[row, col])` (bias, activation, residual,
+// scale: what the compiler fuses) can replace the plain store, writing any
+// element type; the product itself is then never stored.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMT_CUH
 #define SPARSE_OPT_RUNTIME_KERNELS_GEMMSIMT_CUH
 
+#include "sparse-opt/Runtime/Device/Convert.cuh"
 #include "sparse-opt/Runtime/Host/DeviceInfo.h"
 #include "sparse-opt/Runtime/Kernels/GemmSimtOperands.cuh"
 #include "sparse-opt/Runtime/Schedule/GemmSchedule.h"
@@ -35,6 +41,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace sopt::gemm_simt {
 
@@ -78,6 +85,32 @@ struct GemmArguments {
   bool accumulate = false; ///< add alpha·AB into C atomically (split K)
 };
 
+/// The plain store of one element: C = alpha·AB + beta·C, or an atomic add
+/// of a K slice's alpha·AB.
+struct StoreProduct {
+  __device__ __forceinline__ void operator()(const GemmArguments &args, int row, int col,
+                                             float product) const {
+    float *out = args.c + int64_t(row) * args.ldc + col;
+    const float value = args.alpha * product;
+    if (args.accumulate)
+      atomicAdd(out, value);
+    else // beta = 0 never reads C (it may hold NaNs), as in BLAS
+      *out = args.beta == 0.0f ? value : fmaf(args.beta, *out, value);
+  }
+};
+
+/// The store through an epilogue: out[row, col] = epilogue(row, col,
+/// alpha·AB), converted to Out. One K slice only (each element stored once).
+template <class Out, class Epilogue> struct StoreEpilogue {
+  Out *out;
+  int64_t ldOut;
+  Epilogue epilogue;
+  __device__ __forceinline__ void operator()(const GemmArguments &args, int row, int col,
+                                             float product) const {
+    out[int64_t(row) * ldOut + col] = fromFloat<Out>(epilogue(row, col, args.alpha * product));
+  }
+};
+
 /// acc += the slice's outer products: per k, 8 values of A and 8 of B.
 template <class T>
 __device__ __forceinline__ void multiplySlice(const float *sliceA, const float *sliceB, int ty,
@@ -103,9 +136,10 @@ __device__ __forceinline__ void multiplySlice(const float *sliceA, const float *
 /// Writes the block's tile of C through `staging` (the idle stage buffers):
 /// for each of a thread's 8 rows, the warp parks its rows of the tile there
 /// and stores them back lane by lane along the row.
-template <class T>
-__device__ __forceinline__ void writeBack(const GemmArguments &args, float *staging, int rowBegin,
-                                          int colBegin, int ty, int tx,
+template <class T, class Store>
+__device__ __forceinline__ void writeBack(const GemmArguments &args, const Store &store,
+                                          float *staging, int rowBegin, int colBegin, int ty,
+                                          int tx,
                                           const float (&acc)[kThreadTile][kThreadTile]) {
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   const int warpTy = warp * T::warpRows;
@@ -123,20 +157,15 @@ __device__ __forceinline__ void writeBack(const GemmArguments &args, float *stag
     for (int e = lane; e < T::warpRows * T::BlockN; e += kWarp) {
       const int r = e / T::BlockN, col = colBegin + e % T::BlockN;
       const int row = rowBegin + half * (T::BlockM / 2) + (warpTy + r) * kSubTile + sub;
-      if (row < args.m && col < args.n) {
-        float *out = args.c + int64_t(row) * args.ldc + col;
-        const float value = args.alpha * rows[e];
-        if (args.accumulate)
-          atomicAdd(out, value);
-        else // beta = 0 never reads C (it may hold NaNs), as in BLAS
-          *out = args.beta == 0.0f ? value : fmaf(args.beta, *out, value);
-      }
+      if (row < args.m && col < args.n)
+        store(args, row, col, rows[e]);
     }
   }
 }
 
-template <class T, OperandLayout LayoutA, OperandLayout LayoutB>
-__global__ void __launch_bounds__(T::threads, T::minBlocks) gemmSimtKernel(GemmArguments args) {
+template <class T, OperandLayout LayoutA, OperandLayout LayoutB, class Store>
+__global__ void __launch_bounds__(T::threads, T::minBlocks)
+    gemmSimtKernel(GemmArguments args, Store store) {
   __shared__ __align__(16) float shared[T::sharedFloats];
   const int thread = threadIdx.x;
   const int tx = thread % T::threadsN, ty = thread / T::threadsN;
@@ -174,7 +203,7 @@ __global__ void __launch_bounds__(T::threads, T::minBlocks) gemmSimtKernel(GemmA
   }
   tensor_core::waitCopies<0>();
   __syncthreads(); // the stage buffers become the write-back staging
-  writeBack<T>(args, shared, rowBegin, colBegin, ty, tx, acc);
+  writeBack<T>(args, store, shared, rowBegin, colBegin, ty, tx, acc);
 }
 
 /// C = beta · C (zeros for beta = 0, whatever C held): split K's first step,
@@ -206,18 +235,19 @@ inline bool vectorReady(const float *p, int64_t ld) {
   return ld % 4 == 0 && reinterpret_cast<uintptr_t>(p) % 16 == 0;
 }
 
-template <class T, OperandLayout LayoutA, OperandLayout LayoutB>
-cudaError_t launchTiled(const GemmArguments &args, int splits, cudaStream_t stream) {
+template <class T, OperandLayout LayoutA, OperandLayout LayoutB, class Store>
+cudaError_t launchTiled(const GemmArguments &args, const Store &store, int splits,
+                        cudaStream_t stream) {
   const dim3 grid((args.n + T::BlockN - 1) / T::BlockN, (args.m + T::BlockM - 1) / T::BlockM,
                   splits);
-  gemmSimtKernel<T, LayoutA, LayoutB><<<grid, T::threads, 0, stream>>>(args);
+  gemmSimtKernel<T, LayoutA, LayoutB><<<grid, T::threads, 0, stream>>>(args, store);
   return cudaGetLastError();
 }
 
 /// Picks the operand layouts at run time (transposes, alignment).
-template <class T>
-cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, int splits,
-                          cudaStream_t stream) {
+template <class T, class Store>
+cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, const Store &store,
+                          int splits, cudaStream_t stream) {
   using L = OperandLayout;
   const L wideA = vectorReady(p.a, p.lda) ? L::WideVectors : L::WideScalars;
   const L wideB = vectorReady(p.b, p.ldb) ? L::WideVectors : L::WideScalars;
@@ -225,9 +255,9 @@ cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, int s
   const L layoutB = p.transposeB ? L::KContiguous : wideB;
 #define SOPT_GEMM_B(LA)                                                                            \
   switch (layoutB) {                                                                               \
-  case L::KContiguous: return launchTiled<T, LA, L::KContiguous>(args, splits, stream);           \
-  case L::WideVectors: return launchTiled<T, LA, L::WideVectors>(args, splits, stream);           \
-  case L::WideScalars: return launchTiled<T, LA, L::WideScalars>(args, splits, stream);           \
+  case L::KContiguous: return launchTiled<T, LA, L::KContiguous>(args, store, splits, stream);           \
+  case L::WideVectors: return launchTiled<T, LA, L::WideVectors>(args, store, splits, stream);           \
+  case L::WideScalars: return launchTiled<T, LA, L::WideScalars>(args, store, splits, stream);           \
   }
   switch (layoutA) {
   case L::KContiguous: SOPT_GEMM_B(L::KContiguous)
@@ -241,9 +271,11 @@ cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, int s
 /// Runs `p` with the block tile of `T` and K cut into `kSplits` slices, on
 /// `stream`. cudaErrorInvalidValue for negative sizes, leading dimensions
 /// shorter than a stored row, sizes past int, or fewer than one split.
-/// M = 0 or N = 0 returns at once; K = 0 scales C by beta.
-template <class T>
-cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream = nullptr) {
+/// M = 0 or N = 0 returns at once; K = 0 scales C by beta. `store` writes
+/// each element (StoreProduct: into C); another store needs one K slice.
+template <class T, class Store = StoreProduct>
+cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream = nullptr,
+                          const Store &store = Store()) {
   constexpr int64_t intMax = 0x7fffffff;
   if (p.m < 0 || p.n < 0 || p.k < 0 || p.m > intMax || p.n > intMax || p.k > intMax ||
       kSplits < 1)
@@ -268,6 +300,9 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
   if (splits > maxGridZ || (p.m + T::BlockM - 1) / T::BlockM > maxGridZ)
     return cudaErrorInvalidValue;
 
+  constexpr bool plainStore = std::is_same_v<Store, StoreProduct>;
+  if (!plainStore && splits != 1) // an epilogue sees each whole sum once
+    return cudaErrorInvalidValue;
   if (splits != 1) { // K = 0 or split K: C = beta·C first
     constexpr int threads = 256, maxBlocks = 4096; // a grid-stride pass, enough to fill any GPU
     const int64_t blocks = std::min<int64_t>((p.m * p.n + threads - 1) / threads, maxBlocks);
@@ -276,25 +311,52 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
       return status;
     args.accumulate = true;
   }
-  return launchLayouts<T>(p, args, splits, stream);
+  return launchLayouts<T>(p, args, store, splits, stream);
 }
 
-/// Runs `p` under `s` (one of kGemmTiles' shapes, double buffered);
-/// cudaErrorInvalidValue for another shape, else as gemmSimtTiled.
-inline cudaError_t gemmSimt(const GemmProblem &p, const GemmSchedule &s,
-                            cudaStream_t stream = nullptr) {
+/// Runs `p` under `s` (one of kGemmTiles' shapes, double buffered), each
+/// element written by `store`; cudaErrorInvalidValue for another shape,
+/// else as gemmSimtTiled.
+template <class Store = StoreProduct>
+cudaError_t gemmSimt(const GemmProblem &p, const GemmSchedule &s, cudaStream_t stream = nullptr,
+                     const Store &store = Store()) {
   auto is = [&](int m, int n, int k) { return s.blockM == m && s.blockN == n && s.kStep == k; };
   if (is(128, 128, 16))
-    return gemmSimtTiled<Tiling<128, 128, 16>>(p, s.kSplits, stream);
+    return gemmSimtTiled<Tiling<128, 128, 16>>(p, s.kSplits, stream, store);
   if (is(128, 128, 8))
-    return gemmSimtTiled<Tiling<128, 128, 8>>(p, s.kSplits, stream);
+    return gemmSimtTiled<Tiling<128, 128, 8>>(p, s.kSplits, stream, store);
   if (is(64, 128, 8))
-    return gemmSimtTiled<Tiling<64, 128, 8>>(p, s.kSplits, stream);
+    return gemmSimtTiled<Tiling<64, 128, 8>>(p, s.kSplits, stream, store);
   if (is(64, 64, 8))
-    return gemmSimtTiled<Tiling<64, 64, 8>>(p, s.kSplits, stream);
+    return gemmSimtTiled<Tiling<64, 64, 8>>(p, s.kSplits, stream, store);
   if (is(32, 128, 8))
-    return gemmSimtTiled<Tiling<32, 128, 8>>(p, s.kSplits, stream);
+    return gemmSimtTiled<Tiling<32, 128, 8>>(p, s.kSplits, stream, store);
   return cudaErrorInvalidValue;
+}
+
+/// out = epilogue(row, col, alpha·op(A)·op(B)) under `s` (one K slice, K
+/// >= 1; beta and C are not used): the compiler's fused GEMM epilogue.
+template <class Out, class Epilogue>
+cudaError_t gemmSimtEpilogue(const GemmProblem &p, const GemmSchedule &s, Out *out,
+                             int64_t ldOut, const Epilogue &epilogue,
+                             cudaStream_t stream = nullptr) {
+  if (s.kSplits != 1 || p.k < 1 || ldOut < p.n)
+    return cudaErrorInvalidValue;
+  return gemmSimt(p, s, stream, StoreEpilogue<Out, Epilogue>{out, ldOut, epilogue});
+}
+
+/// `batch` products in turn, matrix b at a + b·strideA, b + b·strideB and
+/// c + b·strideC (elements): a batched sopt.matmul.
+inline cudaError_t gemmSimtBatched(GemmProblem p, int64_t batch, int64_t strideA,
+                                   int64_t strideB, int64_t strideC, const GemmSchedule &s,
+                                   cudaStream_t stream = nullptr) {
+  for (int64_t i = 0; i < batch; ++i) {
+    GemmProblem one = p;
+    one.a += i * strideA, one.b += i * strideB, one.c += i * strideC;
+    if (cudaError_t status = gemmSimt(one, s, stream); status != cudaSuccess)
+      return status;
+  }
+  return cudaSuccess;
 }
 
 /// Runs `p` under chooseGemmSchedule's choice for the current device.

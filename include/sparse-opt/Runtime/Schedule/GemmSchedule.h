@@ -81,6 +81,33 @@ inline GemmSchedule chooseGemmSchedule(int64_t m, int64_t n, int64_t k, int mult
   return choice;
 }
 
+/// Whether Kernels/GemmSimt.cuh compiles `s`'s block tile and K step.
+inline bool isGemmTile(const GemmSchedule &s) {
+  for (const GemmSchedule &tile : kGemmTiles)
+    if (tile.blockM == s.blockM && tile.blockN == s.blockN && tile.kStep == s.kStep)
+      return true;
+  return false;
+}
+
+/// CUDA's grid limit in y and z: the tile rows of C and the K slices.
+inline constexpr int64_t kMaxGemmGridYZ = 65535;
+
+/// Why `s` cannot run C[m,n] = A[m,k]·B[k,n] (the launcher would refuse
+/// it), or null when it can: sizes past int, more tile rows than a grid
+/// holds, a tile the kernel does not compile, a split count out of range.
+inline const char *gemmScheduleProblem(const GemmSchedule &s, int64_t m, int64_t n, int64_t k) {
+  constexpr int64_t intMax = 0x7fffffff;
+  if (!isGemmTile(s))
+    return "the block tile and K step are not one the kernel compiles";
+  if (s.kSplits < 1 || s.kSplits > kMaxGemmGridYZ)
+    return "k_splits must be 1 to 65535";
+  if (m > intMax || n > intMax || k > intMax)
+    return "the kernel takes sizes up to 2^31 - 1";
+  if ((m + s.blockM - 1) / s.blockM > kMaxGemmGridYZ)
+    return "M needs more than 65535 tile rows";
+  return nullptr;
+}
+
 } // namespace sopt
 
 #endif // SPARSE_OPT_RUNTIME_SCHEDULE_GEMMSCHEDULE_H
