@@ -61,27 +61,32 @@ std::string mlir::sopt::cuda::emitGemmLaunch(MatmulOp op, StringRef a, StringRef
   ::sopt::GemmSchedule s = toRuntimeSchedule(op.getScheduleAttr());
   GemmShape shape = shapeOf(op);
   std::string text = "    {\n      // " + describeGemm(op);
-  text += epilogue ? " | epilogue " + epilogue->name + " fused\n" : "\n";
+  text += epilogue ? ": " + epilogue->name + "\n" : "\n"; // after "epilogue fused"
   text += llvm::formatv(
       "      sopt::gemm_simt::GemmProblem problem;\n"
       "      problem.m = {0}, problem.n = {1}, problem.k = {2};\n"
       "      problem.a = {3}, problem.lda = {4}, problem.transposeA = {5};\n"
       "      problem.b = {6}, problem.ldb = {7}, problem.transposeB = {8};\n"
-      "      problem.c = {9}, problem.ldc = {1};\n"
-      "      const sopt::GemmSchedule schedule{{{10}, {11}, {12}, {13}};\n",
+      "      problem.c = {9}, problem.ldc = {1};\n",
       shape.m, shape.n, shape.k, a, shape.lda, op.getTransposeLhs() ? "true" : "false", b,
-      shape.ldb, op.getTransposeRhs() ? "true" : "false", epilogue ? "nullptr" : c.str(),
-      s.blockM, s.blockN, s.kStep, s.kSplits);
+      shape.ldb, op.getTransposeRhs() ? "true" : "false", epilogue ? "nullptr" : c.str());
+  // The schedule's tile and the transposes are template arguments: only
+  // the kernels of this product's layouts are compiled.
+  std::string call = llvm::formatv("sopt::gemm_simt::gemmSimtFixed<{0}, {1}, {2}, {3}, {4}>",
+                                   s.blockM, s.blockN, s.kStep,
+                                   op.getTransposeLhs() ? "true" : "false",
+                                   op.getTransposeRhs() ? "true" : "false");
   if (epilogue)
-    text += llvm::formatv("      SOPT_TRY(sopt::gemm_simt::gemmSimtEpilogue(problem, schedule, "
-                          "{0}, {1}, {2}, stream));\n",
-                          epilogue->out, shape.n, epilogue->functor);
+    text += llvm::formatv("      SOPT_TRY(({0}(problem, 1, stream, "
+                          "sopt::gemm_simt::storeThrough({1}, {2}, {3}))));\n",
+                          call, epilogue->out, shape.n, epilogue->functor);
   else if (shape.batch == 1)
-    text += "      SOPT_TRY(sopt::gemm_simt::gemmSimt(problem, schedule, stream));\n";
-  else
-    text += llvm::formatv("      SOPT_TRY(sopt::gemm_simt::gemmSimtBatched(problem, {0}, {1}, "
-                          "{2}, {3}, schedule, stream));\n",
-                          shape.batch, shape.m * shape.k, shape.k * shape.n,
-                          shape.m * shape.n);
+    text += llvm::formatv("      SOPT_TRY(({0}(problem, {1}, stream)));\n", call, s.kSplits);
+  else // one launch per matrix of the batch
+    text += llvm::formatv("      for (int64_t matrix = 0; matrix < {0}; ++matrix, problem.a += {1}, "
+                          "problem.b += {2}, problem.c += {3})\n"
+                          "        SOPT_TRY(({4}(problem, {5}, stream)));\n",
+                          shape.batch, shape.m * shape.k, shape.k * shape.n, shape.m * shape.n,
+                          call, s.kSplits);
   return text + "    }\n";
 }

@@ -48,8 +48,7 @@ func.func @long_k(%a: tensor<1x4294967296xf16>, %b: tensor<4294967296x1xf16>) ->
 // CHECK-NEXT: cublasSgemmStridedBatched(sopt::cublasFor(stream), CUBLAS_OP_N, CUBLAS_OP_N, 4096, 4096, 4096,
 // GEMM-LABEL: extern "C" cudaError_t splat_lhs(
 // GEMM: problem.m = 4096, problem.n = 4096, problem.k = 4096;
-// GEMM: const sopt::GemmSchedule schedule{128, 128, 16, 1};
-// GEMM-NEXT: SOPT_TRY(sopt::gemm_simt::gemmSimt(problem, schedule, stream));
+// GEMM: SOPT_TRY((sopt::gemm_simt::gemmSimtFixed<128, 128, 16, false, false>(problem, 1, stream)));
 func.func @splat_lhs(%b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %a = sopt.constant dense<1.5> : tensor<4096x4096xf32>
   %0 = sopt.matmul %a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>

@@ -11,7 +11,7 @@
 
 // CUDA: extern "C" cudaError_t mlp(const float *arg0, float *result0, cudaStream_t stream)
 // CUDA: problem.m = 4, problem.n = 8, problem.k = 16;
-// CUDA: SOPT_TRY(sopt::gemm_simt::gemmSimt(problem, schedule, stream));
+// CUDA: SOPT_TRY((sopt::gemm_simt::gemmSimtFixed<32, 128, 8, false, false>(problem, 1, stream)));
 // CUDA: extern "C" cudaError_t layer_norm_like(const float *arg0, const float *arg1, const float *arg2, float *result0, cudaStream_t stream)
 
 func.func @mlp(%x: tensor<4x16xf32>) -> tensor<4x8xf32> {

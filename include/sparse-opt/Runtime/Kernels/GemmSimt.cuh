@@ -244,27 +244,54 @@ cudaError_t launchTiled(const GemmArguments &args, const Store &store, int split
   return cudaGetLastError();
 }
 
+/// The transposes a launcher serves: any (read from the problem; every
+/// operand layout compiled), or fixed ones (known when the code was
+/// generated: only the alignment of a wide operand is read at run time, so
+/// at most four kernel instances instead of nine).
+struct AnyTransposes {
+  static constexpr bool fixed = false, a = false, b = false;
+};
+template <bool TransposeA, bool TransposeB> struct FixedTransposes {
+  static constexpr bool fixed = true, a = TransposeA, b = TransposeB;
+};
+
+/// B's layout at run time, A's already chosen.
+template <class T, class Transposes, OperandLayout LayoutA, class Store>
+cudaError_t launchLayoutB(OperandLayout layoutB, const GemmArguments &args, const Store &store,
+                          int splits, cudaStream_t stream) {
+  using L = OperandLayout;
+  if constexpr (!Transposes::fixed || Transposes::b)
+    if (layoutB == L::KContiguous)
+      return launchTiled<T, LayoutA, L::KContiguous>(args, store, splits, stream);
+  if constexpr (!Transposes::fixed || !Transposes::b) {
+    if (layoutB == L::WideVectors)
+      return launchTiled<T, LayoutA, L::WideVectors>(args, store, splits, stream);
+    if (layoutB == L::WideScalars)
+      return launchTiled<T, LayoutA, L::WideScalars>(args, store, splits, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
 /// Picks the operand layouts at run time (transposes, alignment).
-template <class T, class Store>
+template <class T, class Transposes, class Store>
 cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, const Store &store,
                           int splits, cudaStream_t stream) {
   using L = OperandLayout;
+  if (Transposes::fixed && (p.transposeA != Transposes::a || p.transposeB != Transposes::b))
+    return cudaErrorInvalidValue;
   const L wideA = vectorReady(p.a, p.lda) ? L::WideVectors : L::WideScalars;
   const L wideB = vectorReady(p.b, p.ldb) ? L::WideVectors : L::WideScalars;
   const L layoutA = p.transposeA ? wideA : L::KContiguous;
   const L layoutB = p.transposeB ? L::KContiguous : wideB;
-#define SOPT_GEMM_B(LA)                                                                            \
-  switch (layoutB) {                                                                               \
-  case L::KContiguous: return launchTiled<T, LA, L::KContiguous>(args, store, splits, stream);           \
-  case L::WideVectors: return launchTiled<T, LA, L::WideVectors>(args, store, splits, stream);           \
-  case L::WideScalars: return launchTiled<T, LA, L::WideScalars>(args, store, splits, stream);           \
+  if constexpr (!Transposes::fixed || !Transposes::a)
+    if (layoutA == L::KContiguous)
+      return launchLayoutB<T, Transposes, L::KContiguous>(layoutB, args, store, splits, stream);
+  if constexpr (!Transposes::fixed || Transposes::a) {
+    if (layoutA == L::WideVectors)
+      return launchLayoutB<T, Transposes, L::WideVectors>(layoutB, args, store, splits, stream);
+    if (layoutA == L::WideScalars)
+      return launchLayoutB<T, Transposes, L::WideScalars>(layoutB, args, store, splits, stream);
   }
-  switch (layoutA) {
-  case L::KContiguous: SOPT_GEMM_B(L::KContiguous)
-  case L::WideVectors: SOPT_GEMM_B(L::WideVectors)
-  case L::WideScalars: SOPT_GEMM_B(L::WideScalars)
-  }
-#undef SOPT_GEMM_B
   return cudaErrorInvalidValue;
 }
 
@@ -273,7 +300,8 @@ cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, const
 /// shorter than a stored row, sizes past int, or fewer than one split.
 /// M = 0 or N = 0 returns at once; K = 0 scales C by beta. `store` writes
 /// each element (StoreProduct: into C); another store needs one K slice.
-template <class T, class Store = StoreProduct>
+/// `Transposes` fixed ones must match the problem's.
+template <class T, class Store = StoreProduct, class Transposes = AnyTransposes>
 cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream = nullptr,
                           const Store &store = Store()) {
   constexpr int64_t intMax = 0x7fffffff;
@@ -311,7 +339,7 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
       return status;
     args.accumulate = true;
   }
-  return launchLayouts<T>(p, args, store, splits, stream);
+  return launchLayouts<T, Transposes>(p, args, store, splits, stream);
 }
 
 /// Runs `p` under `s` (one of kGemmTiles' shapes, double buffered), each
@@ -334,29 +362,22 @@ cudaError_t gemmSimt(const GemmProblem &p, const GemmSchedule &s, cudaStream_t s
   return cudaErrorInvalidValue;
 }
 
-/// out = epilogue(row, col, alpha·op(A)·op(B)) under `s` (one K slice, K
-/// >= 1; beta and C are not used): the compiler's fused GEMM epilogue.
-template <class Out, class Epilogue>
-cudaError_t gemmSimtEpilogue(const GemmProblem &p, const GemmSchedule &s, Out *out,
-                             int64_t ldOut, const Epilogue &epilogue,
-                             cudaStream_t stream = nullptr) {
-  if (s.kSplits != 1 || p.k < 1 || ldOut < p.n)
-    return cudaErrorInvalidValue;
-  return gemmSimt(p, s, stream, StoreEpilogue<Out, Epilogue>{out, ldOut, epilogue});
+/// The compiler's call: block tile, K step and transposes fixed when the
+/// code was generated (the schedule attribute), K slices and the store given
+/// here; as gemmSimtTiled.
+template <int BlockM, int BlockN, int KStep, bool TransposeA, bool TransposeB,
+          class Store = StoreProduct>
+cudaError_t gemmSimtFixed(const GemmProblem &p, int kSplits, cudaStream_t stream,
+                          const Store &store = Store()) {
+  return gemmSimtTiled<Tiling<BlockM, BlockN, KStep>, Store,
+                       FixedTransposes<TransposeA, TransposeB>>(p, kSplits, stream, store);
 }
 
-/// `batch` products in turn, matrix b at a + b·strideA, b + b·strideB and
-/// c + b·strideC (elements): a batched sopt.matmul.
-inline cudaError_t gemmSimtBatched(GemmProblem p, int64_t batch, int64_t strideA,
-                                   int64_t strideB, int64_t strideC, const GemmSchedule &s,
-                                   cudaStream_t stream = nullptr) {
-  for (int64_t i = 0; i < batch; ++i) {
-    GemmProblem one = p;
-    one.a += i * strideA, one.b += i * strideB, one.c += i * strideC;
-    if (cudaError_t status = gemmSimt(one, s, stream); status != cudaSuccess)
-      return status;
-  }
-  return cudaSuccess;
+/// The store through `epilogue` into `out` (row-major, leading dimension
+/// `ldOut`): a fused GEMM epilogue, for one K slice.
+template <class Out, class Epilogue>
+StoreEpilogue<Out, Epilogue> storeThrough(Out *out, int64_t ldOut, const Epilogue &epilogue) {
+  return {out, ldOut, epilogue};
 }
 
 /// Runs `p` under chooseGemmSchedule's choice for the current device.
