@@ -7,8 +7,8 @@
 // The expected schedules follow sopt::chooseGemmSchedule
 // (Runtime/Schedule/GemmSchedule.h) on 132 SMs: the tile by M (32 rows up
 // to M = 32, 64 up to 128, else 128); 128 x 128 tiles that fill the SMs
-// take K step 16 and no split; otherwise K step 8 and
-// min(ceil(8 * 132 / tiles), K / 96) slices.
+// take K step 16 and no split; otherwise min(ceil(8 * 132 / tiles), K / 96)
+// slices, K step 16 with the 128 x 128 tile and 8 with the others.
 
 // 32 x 32 tiles of 128 x 128 = 1024 >= 132: no split.
 // CHECK-LABEL: func.func @square
@@ -38,11 +38,11 @@ func.func @bert_128(%a: tensor<128x768xf32>, %b: tensor<768x768xf32>) -> tensor<
 
 // -----
 
-// 512 x 1024: 4 x 8 = 32 tiles of 128 x 128, fewer than 132: K step 8,
+// 512 x 1024: 4 x 8 = 32 tiles of 128 x 128, fewer than 132: split K (K step 16),
 // ceil(1056 / 32) = 33 wanted, 1000 / 96 = 10 deepest. On 16 SMs the 32
 // tiles fill them: K step 16, no split.
 // CHECK-LABEL: func.func @mid
-// CHECK: {schedule = #sopt.gemm_schedule<block_m = 128, block_n = 128, k_step = 8, k_splits = 10>}
+// CHECK: {schedule = #sopt.gemm_schedule<block_m = 128, block_n = 128, k_step = 16, k_splits = 10>}
 // SM16-LABEL: func.func @mid
 // SM16: {schedule = #sopt.gemm_schedule<block_m = 128, block_n = 128, k_step = 16>}
 func.func @mid(%a: tensor<512x1000xf32>, %b: tensor<1000x1024xf32>) -> tensor<512x1024xf32> {

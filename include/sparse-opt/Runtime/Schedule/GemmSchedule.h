@@ -9,9 +9,10 @@
 //     N because a linear layer's N is its long side.
 //  2. When the 128 x 128 tiles fill every multiprocessor at least once, no
 //     split and a K step of 16 (half the barriers of 8).
-//  3. Otherwise a K step of 8 and K cut into enough slices that the tiles
-//     times the slices reach kTargetBlocksPerMultiprocessor blocks per
-//     multiprocessor, each slice at least kMinSliceDepth deep.
+//  3. Otherwise K cut into enough slices that the tiles times the slices
+//     reach kTargetBlocksPerMultiprocessor blocks per multiprocessor, each
+//     slice at least kMinSliceDepth deep; a K step of 16 with the 128 x 128
+//     tile (the only one compiled with it), else 8.
 // The constants were fitted on one family of shapes (BERT linear layers and
 // skinny M) and checked on another (LLaMA linear layers, squares):
 // docs/benchmarks/gemm.md.
@@ -75,6 +76,8 @@ inline GemmSchedule chooseGemmSchedule(int64_t m, int64_t n, int64_t k, int mult
     choice.kStep = 16;
     return choice;
   }
+  if (choice.blockM == 128) // half the barriers per slice, split or not
+    choice.kStep = 16;
   const int64_t wanted = (kTargetBlocksPerMultiprocessor * sms + tiles - 1) / tiles;
   const int64_t deepest = std::max<int64_t>(k / kMinSliceDepth, 1);
   choice.kSplits = int(std::max<int64_t>(1, std::min(wanted, deepest)));
