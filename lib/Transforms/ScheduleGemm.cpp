@@ -2,8 +2,8 @@
 //
 // Attaches a #sopt.gemm_schedule to each f32 sopt.matmul that the
 // register-tiled GEMM kernel can run and that has none, chosen by the
-// runtime's rule from the shape of one matrix of the batch and the GPU's
-// multiprocessor count. The rest stay unscheduled: the CUDA emitter hands
+// runtime's rule from the shape of one matrix, the batch (whose matrices
+// share one grid) and the GPU's multiprocessor count. The rest stay unscheduled: the CUDA emitter hands
 // them to cuBLAS.
 //
 //===----------------------------------------------------------------------===//
@@ -40,8 +40,9 @@ struct ScheduleGemmPass : mlir::sopt::impl::ScheduleGemmBase<ScheduleGemmPass> {
       // Nothing to multiply: the emitter writes zeros or nothing.
       if (result.getNumElements() == 0 || k == 0)
         return;
-      ::sopt::GemmSchedule choice = ::sopt::chooseGemmSchedule(m, n, k, int(smCount));
-      if (const char *problem = ::sopt::gemmScheduleProblem(choice, m, n, k)) {
+      int64_t batch = result.getNumElements() / (m * n); // m, n > 0 here
+      ::sopt::GemmSchedule choice = ::sopt::chooseGemmSchedule(m, n, k, int(smCount), batch);
+      if (const char *problem = ::sopt::gemmScheduleProblem(choice, m, n, k, batch)) {
         LLVM_DEBUG(llvm::dbgs() << "left to cuBLAS (" << problem << "): " << op << "\n");
         return;
       }

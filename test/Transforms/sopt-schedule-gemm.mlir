@@ -63,13 +63,24 @@ func.func @gemv_t(%a: tensor<1x4096xf32>, %w: tensor<4096x4096xf32>) -> tensor<1
 
 // -----
 
-// Batched, lhs transposed ([b, k, m]): scheduled as one matrix, M = 67,
-// K = 45 (< 96: one slice).
+// Batched, lhs transposed ([b, k, m]): M = 67, K = 45 (< 96: one slice).
 // CHECK-LABEL: func.func @batched_t
 // CHECK: transpose_lhs {schedule = #sopt.gemm_schedule<block_m = 64, block_n = 128, k_step = 8>}
 func.func @batched_t(%a: tensor<3x45x67xf32>, %b: tensor<3x45x33xf32>) -> tensor<3x67x33xf32> {
   %0 = sopt.matmul %a, %b transpose_lhs : tensor<3x45x67xf32>, tensor<3x45x33xf32> -> tensor<3x67x33xf32>
   return %0 : tensor<3x67x33xf32>
+}
+
+// -----
+
+// The matrices of a batch share the grid, so their tiles count together:
+// one 512 x 512 product is 16 tiles of 128 x 128 (a split), 16 of them
+// 256 >= 132 (none, K step 16).
+// CHECK-LABEL: func.func @batch_fills
+// CHECK: {schedule = #sopt.gemm_schedule<block_m = 128, block_n = 128, k_step = 16>}
+func.func @batch_fills(%a: tensor<16x512x512xf32>) -> tensor<16x512x512xf32> {
+  %0 = sopt.matmul %a, %a : tensor<16x512x512xf32>, tensor<16x512x512xf32> -> tensor<16x512x512xf32>
+  return %0 : tensor<16x512x512xf32>
 }
 
 // -----

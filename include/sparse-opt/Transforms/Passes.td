@@ -370,8 +370,8 @@ def ScheduleGemm : Pass<"sopt-schedule-gemm"> {
     by the runtime's rule `sopt::chooseGemmSchedule` from `M`, `N`, `K` and
     the GPU's multiprocessors (tile by `M`; no split when the 128 x 128
     tiles fill every SM; otherwise K slices up to about 8 blocks per SM,
-    each at least 96 deep; see docs/benchmarks/gemm.md). Batched and
-    transposed products are scheduled like one matrix of the batch. A
+    each at least 96 deep; see docs/benchmarks/gemm.md). The matrices of a
+    batched product share one grid, so their tiles count together. A
     schedule set by hand is kept. Products the kernel does not take keep
     none and go to cuBLAS: f16/bf16, an empty result or `K = 0` (a fill),
     sizes past 2^31 - 1.

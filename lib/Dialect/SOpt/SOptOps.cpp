@@ -336,7 +336,11 @@ LogicalResult MatmulOp::verify() {
       return emitOpError() << "has a GEMM schedule, but the project's GEMM kernel is f32 "
                               "only (this product is "
                            << result.getElementType() << ")";
-    if (const char *problem = ::sopt::gemmScheduleProblem(toRuntimeSchedule(schedule), m, n, lhsK))
+    int64_t matrices = 1;
+    for (int64_t extent : batch)
+      matrices *= extent;
+    if (const char *problem = ::sopt::gemmScheduleProblem(toRuntimeSchedule(schedule), m, n,
+                                                          lhsK, matrices))
       return emitOpError() << "has an invalid schedule " << schedule << ": " << problem;
   }
   return success();

@@ -70,6 +70,10 @@ std::string mlir::sopt::cuda::emitGemmLaunch(MatmulOp op, StringRef a, StringRef
       "      problem.c = {9}, problem.ldc = {1};\n",
       shape.m, shape.n, shape.k, a, shape.lda, op.getTransposeLhs() ? "true" : "false", b,
       shape.ldb, op.getTransposeRhs() ? "true" : "false", epilogue ? "nullptr" : c.str());
+  if (shape.batch != 1) // the matrices of the batch share the grid
+    text += llvm::formatv("      problem.batch = {0}, problem.strideA = {1}, problem.strideB = "
+                          "{2}, problem.strideC = {3};\n",
+                          shape.batch, shape.m * shape.k, shape.k * shape.n, shape.m * shape.n);
   // The schedule's tile and the transposes are template arguments: only
   // the kernels of this product's layouts are compiled.
   std::string call = llvm::formatv("sopt::gemm_simt::gemmSimtFixed<{0}, {1}, {2}, {3}, {4}>",
@@ -80,13 +84,7 @@ std::string mlir::sopt::cuda::emitGemmLaunch(MatmulOp op, StringRef a, StringRef
     text += llvm::formatv("      SOPT_TRY(({0}(problem, 1, stream, "
                           "sopt::gemm_simt::storeThrough({1}, {2}, {3}))));\n",
                           call, epilogue->out, shape.n, epilogue->functor);
-  else if (shape.batch == 1)
+  else
     text += llvm::formatv("      SOPT_TRY(({0}(problem, {1}, stream)));\n", call, s.kSplits);
-  else // one launch per matrix of the batch
-    text += llvm::formatv("      for (int64_t matrix = 0; matrix < {0}; ++matrix, problem.a += {1}, "
-                          "problem.b += {2}, problem.c += {3})\n"
-                          "        SOPT_TRY(({4}(problem, {5}, stream)));\n",
-                          shape.batch, shape.m * shape.k, shape.k * shape.n, shape.m * shape.n,
-                          call, s.kSplits);
   return text + "    }\n";
 }

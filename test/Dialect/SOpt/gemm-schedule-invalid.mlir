@@ -51,3 +51,12 @@ func.func @not_a_schedule(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = sopt.matmul %a, %a {schedule = 3 : i64} : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// -----
+
+// 70000 matrices, one slice each: more than a grid's 65535 in z.
+func.func @too_many_matrices(%a: tensor<70000x1x1xf32>) -> tensor<70000x1x1xf32> {
+  // expected-error @+1 {{the batch times k_splits exceeds 65535}}
+  %0 = sopt.matmul %a, %a {schedule = #sopt.gemm_schedule<block_m = 32, block_n = 128, k_step = 8>} : tensor<70000x1x1xf32>, tensor<70000x1x1xf32> -> tensor<70000x1x1xf32>
+  return %0 : tensor<70000x1x1xf32>
+}

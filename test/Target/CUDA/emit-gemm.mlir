@@ -68,14 +68,14 @@ func.func @split(%x: tensor<128x768xf32>, %w: tensor<768x3072xf32>, %b: tensor<3
   return %g : tensor<128x3072xf32>
 }
 
-// Batched with both operands transposed: one launch per matrix, each
-// operand advancing by one matrix.
+// Batched with both operands transposed: the matrices share one grid, each
+// operand one matrix after the one before.
 // CHECK-LABEL: extern "C" cudaError_t heads(
 // CHECK: problem.m = 67, problem.n = 33, problem.k = 45;
 // CHECK-NEXT: problem.a = arg0, problem.lda = 67, problem.transposeA = true;
 // CHECK-NEXT: problem.b = arg1, problem.ldb = 45, problem.transposeB = true;
 // CHECK-NEXT: problem.c = result0, problem.ldc = 33;
-// CHECK-NEXT: for (int64_t matrix = 0; matrix < 3; ++matrix, problem.a += 3015, problem.b += 1485, problem.c += 2211)
+// CHECK-NEXT: problem.batch = 3, problem.strideA = 3015, problem.strideB = 1485, problem.strideC = 2211;
 // CHECK-NEXT: SOPT_TRY((sopt::gemm_simt::gemmSimtFixed<64, 128, 8, true, true>(problem, 1, stream)));
 func.func @heads(%a: tensor<3x45x67xf32>, %b: tensor<3x33x45xf32>) -> tensor<3x67x33xf32> {
   %y = sopt.matmul %a, %b transpose_lhs transpose_rhs : tensor<3x45x67xf32>, tensor<3x33x45xf32> -> tensor<3x67x33xf32>

@@ -17,7 +17,10 @@
 // time, so that each store instruction covers 32 consecutive columns of one
 // row (coalesced at any alignment of C).
 //
-// Split-K: blockIdx.z owns `tilesPerSplit` K steps; with more than one
+// Batches: blockIdx.z / splits is the matrix of the batch, each operand
+// `stride` elements after the one before.
+//
+// Split-K: blockIdx.z % splits owns `tilesPerSplit` K steps; with more than one
 // slice the launcher first scales C by beta and every slice adds
 // alpha · its partial product with atomics (the order of those additions,
 // hence the last bits of C, may differ between runs).
@@ -81,7 +84,9 @@ struct GemmArguments {
   float *c = nullptr;
   int64_t ldc = 0;
   float alpha = 1, beta = 0;
-  int tilesPerSplit = 0; ///< K steps per blockIdx.z
+  int tilesPerSplit = 0; ///< K steps per K slice
+  int splits = 1;        ///< K slices per matrix (blockIdx.z = matrix · splits + slice)
+  int64_t strideA = 0, strideB = 0, strideC = 0; ///< elements between matrices of a batch
   bool accumulate = false; ///< add alpha·AB into C atomically (split K)
 };
 
@@ -170,7 +175,9 @@ __global__ void __launch_bounds__(T::threads, T::minBlocks)
   const int thread = threadIdx.x;
   const int tx = thread % T::threadsN, ty = thread / T::threadsN;
   const int rowBegin = blockIdx.y * T::BlockM, colBegin = blockIdx.x * T::BlockN;
-  const int kBegin = blockIdx.z * args.tilesPerSplit * T::KStep;
+  const int slice = blockIdx.z % args.splits, matrix = blockIdx.z / args.splits;
+  args.a += matrix * args.strideA, args.b += matrix * args.strideB, args.c += matrix * args.strideC;
+  const int kBegin = slice * args.tilesPerSplit * T::KStep;
   const int kEnd = min(args.k, kBegin + args.tilesPerSplit * T::KStep);
   const int tiles = kEnd > kBegin ? (kEnd - kBegin + T::KStep - 1) / T::KStep : 0;
 
@@ -229,17 +236,22 @@ struct GemmProblem {
   float *c = nullptr;
   int64_t ldc = 0;
   float alpha = 1, beta = 0;
+  /// Matrices of a batch, each operand `stride` elements after the one
+  /// before (the same leading dimensions).
+  int64_t batch = 1, strideA = 0, strideB = 0, strideC = 0;
 };
 
-inline bool vectorReady(const float *p, int64_t ld) {
-  return ld % 4 == 0 && reinterpret_cast<uintptr_t>(p) % 16 == 0;
+/// 16-byte copies need every matrix of the batch 16-byte aligned.
+inline bool vectorReady(const float *p, int64_t ld, int64_t batch, int64_t stride) {
+  return ld % 4 == 0 && (batch == 1 || stride % 4 == 0) &&
+         reinterpret_cast<uintptr_t>(p) % 16 == 0;
 }
 
 template <class T, OperandLayout LayoutA, OperandLayout LayoutB, class Store>
-cudaError_t launchTiled(const GemmArguments &args, const Store &store, int splits,
+cudaError_t launchTiled(const GemmArguments &args, const Store &store, int gridZ,
                         cudaStream_t stream) {
   const dim3 grid((args.n + T::BlockN - 1) / T::BlockN, (args.m + T::BlockM - 1) / T::BlockM,
-                  splits);
+                  gridZ);
   gemmSimtKernel<T, LayoutA, LayoutB><<<grid, T::threads, 0, stream>>>(args, store);
   return cudaGetLastError();
 }
@@ -258,16 +270,16 @@ template <bool TransposeA, bool TransposeB> struct FixedTransposes {
 /// B's layout at run time, A's already chosen.
 template <class T, class Transposes, OperandLayout LayoutA, class Store>
 cudaError_t launchLayoutB(OperandLayout layoutB, const GemmArguments &args, const Store &store,
-                          int splits, cudaStream_t stream) {
+                          int gridZ, cudaStream_t stream) {
   using L = OperandLayout;
   if constexpr (!Transposes::fixed || Transposes::b)
     if (layoutB == L::KContiguous)
-      return launchTiled<T, LayoutA, L::KContiguous>(args, store, splits, stream);
+      return launchTiled<T, LayoutA, L::KContiguous>(args, store, gridZ, stream);
   if constexpr (!Transposes::fixed || !Transposes::b) {
     if (layoutB == L::WideVectors)
-      return launchTiled<T, LayoutA, L::WideVectors>(args, store, splits, stream);
+      return launchTiled<T, LayoutA, L::WideVectors>(args, store, gridZ, stream);
     if (layoutB == L::WideScalars)
-      return launchTiled<T, LayoutA, L::WideScalars>(args, store, splits, stream);
+      return launchTiled<T, LayoutA, L::WideScalars>(args, store, gridZ, stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -275,29 +287,30 @@ cudaError_t launchLayoutB(OperandLayout layoutB, const GemmArguments &args, cons
 /// Picks the operand layouts at run time (transposes, alignment).
 template <class T, class Transposes, class Store>
 cudaError_t launchLayouts(const GemmProblem &p, const GemmArguments &args, const Store &store,
-                          int splits, cudaStream_t stream) {
+                          int gridZ, cudaStream_t stream) {
   using L = OperandLayout;
   if (Transposes::fixed && (p.transposeA != Transposes::a || p.transposeB != Transposes::b))
     return cudaErrorInvalidValue;
-  const L wideA = vectorReady(p.a, p.lda) ? L::WideVectors : L::WideScalars;
-  const L wideB = vectorReady(p.b, p.ldb) ? L::WideVectors : L::WideScalars;
+  const L wideA = vectorReady(p.a, p.lda, p.batch, p.strideA) ? L::WideVectors : L::WideScalars;
+  const L wideB = vectorReady(p.b, p.ldb, p.batch, p.strideB) ? L::WideVectors : L::WideScalars;
   const L layoutA = p.transposeA ? wideA : L::KContiguous;
   const L layoutB = p.transposeB ? L::KContiguous : wideB;
   if constexpr (!Transposes::fixed || !Transposes::a)
     if (layoutA == L::KContiguous)
-      return launchLayoutB<T, Transposes, L::KContiguous>(layoutB, args, store, splits, stream);
+      return launchLayoutB<T, Transposes, L::KContiguous>(layoutB, args, store, gridZ, stream);
   if constexpr (!Transposes::fixed || Transposes::a) {
     if (layoutA == L::WideVectors)
-      return launchLayoutB<T, Transposes, L::WideVectors>(layoutB, args, store, splits, stream);
+      return launchLayoutB<T, Transposes, L::WideVectors>(layoutB, args, store, gridZ, stream);
     if (layoutA == L::WideScalars)
-      return launchLayoutB<T, Transposes, L::WideScalars>(layoutB, args, store, splits, stream);
+      return launchLayoutB<T, Transposes, L::WideScalars>(layoutB, args, store, gridZ, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 /// Runs `p` with the block tile of `T` and K cut into `kSplits` slices, on
 /// `stream`. cudaErrorInvalidValue for negative sizes, leading dimensions
-/// shorter than a stored row, sizes past int, or fewer than one split.
+/// shorter than a stored row, sizes past int, fewer than one split, or more
+/// matrices times slices than a grid holds.
 /// M = 0 or N = 0 returns at once; K = 0 scales C by beta. `store` writes
 /// each element (StoreProduct: into C); another store needs one K slice.
 /// `Transposes` fixed ones must match the problem's.
@@ -306,9 +319,9 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
                           const Store &store = Store()) {
   constexpr int64_t intMax = 0x7fffffff;
   if (p.m < 0 || p.n < 0 || p.k < 0 || p.m > intMax || p.n > intMax || p.k > intMax ||
-      kSplits < 1)
+      kSplits < 1 || p.batch < 0)
     return cudaErrorInvalidValue;
-  if (p.m == 0 || p.n == 0)
+  if (p.m == 0 || p.n == 0 || p.batch == 0)
     return cudaSuccess;
   const int64_t rowA = p.transposeA ? p.m : p.k, rowB = p.transposeB ? p.k : p.n;
   if (p.ldc < p.n || (p.k > 0 && (p.lda < rowA || p.ldb < rowB)))
@@ -318,6 +331,7 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
   args.m = int(p.m), args.n = int(p.n), args.k = int(p.k);
   args.a = p.a, args.lda = p.lda, args.b = p.b, args.ldb = p.ldb, args.c = p.c, args.ldc = p.ldc;
   args.alpha = p.alpha, args.beta = p.beta;
+  args.strideA = p.strideA, args.strideB = p.strideB, args.strideC = p.strideC;
   // Whole K steps per slice; trailing slices left empty are not launched.
   const int64_t kTiles = (p.k + T::KStep - 1) / T::KStep;
   const int64_t slices = std::min<int64_t>(kSplits, std::max<int64_t>(kTiles, 1));
@@ -325,21 +339,25 @@ cudaError_t gemmSimtTiled(const GemmProblem &p, int kSplits, cudaStream_t stream
   const int splits =
       args.tilesPerSplit > 0 ? int((kTiles + args.tilesPerSplit - 1) / args.tilesPerSplit) : 0;
   constexpr int maxGridZ = 65535;
-  if (splits > maxGridZ || (p.m + T::BlockM - 1) / T::BlockM > maxGridZ)
+  if (int64_t(std::max(splits, 1)) * p.batch > maxGridZ ||
+      (p.m + T::BlockM - 1) / T::BlockM > maxGridZ)
     return cudaErrorInvalidValue;
+  args.splits = std::max(splits, 1);
 
   constexpr bool plainStore = std::is_same_v<Store, StoreProduct>;
-  if (!plainStore && splits != 1) // an epilogue sees each whole sum once
+  if (!plainStore && (splits != 1 || p.batch != 1)) // an epilogue sees each whole sum once
     return cudaErrorInvalidValue;
   if (splits != 1) { // K = 0 or split K: C = beta·C first
     constexpr int threads = 256, maxBlocks = 4096; // a grid-stride pass, enough to fill any GPU
     const int64_t blocks = std::min<int64_t>((p.m * p.n + threads - 1) / threads, maxBlocks);
-    scaleMatrixKernel<<<int(blocks), threads, 0, stream>>>(p.c, args.m, args.n, p.ldc, p.beta);
+    for (int64_t matrix = 0; matrix < p.batch; ++matrix)
+      scaleMatrixKernel<<<int(blocks), threads, 0, stream>>>(p.c + matrix * p.strideC, args.m,
+                                                             args.n, p.ldc, p.beta);
     if (cudaError_t status = cudaGetLastError(); status != cudaSuccess || splits == 0)
       return status;
     args.accumulate = true;
   }
-  return launchLayouts<T, Transposes>(p, args, store, splits, stream);
+  return launchLayouts<T, Transposes>(p, args, store, int(splits * p.batch), stream);
 }
 
 /// Runs `p` under `s` (one of kGemmTiles' shapes, double buffered), each

@@ -57,19 +57,25 @@ inline constexpr int64_t kMinSliceDepth = 96;
 /// Largest M served by the 32-row and the 64-row tiles.
 inline constexpr int64_t kMaxRowsFor32 = 32, kMaxRowsFor64 = 128;
 
+/// CUDA's grid limit in y and z: the tile rows of C, and the K slices
+/// times the matrices of a batch.
+inline constexpr int64_t kMaxGemmGridYZ = 65535;
+
 inline int64_t gemmTileCount(int64_t m, int64_t n, const GemmSchedule &tile) {
   return ((m + tile.blockM - 1) / tile.blockM) * ((n + tile.blockN - 1) / tile.blockN);
 }
 
-/// The schedule for C[m,n] = A[m,k]·B[k,n] on `multiprocessors` SMs.
-inline GemmSchedule chooseGemmSchedule(int64_t m, int64_t n, int64_t k, int multiprocessors) {
+/// The schedule for C[m,n] = A[m,k]·B[k,n] on `multiprocessors` SMs, for
+/// `batch` such products in one grid (their tiles count together).
+inline GemmSchedule chooseGemmSchedule(int64_t m, int64_t n, int64_t k, int multiprocessors,
+                                       int64_t batch = 1) {
   const int64_t sms = std::max(multiprocessors, 1);
   GemmSchedule choice{128, 128, 8, 1};
   if (m <= kMaxRowsFor32)
     choice.blockM = 32;
   else if (m <= kMaxRowsFor64)
     choice.blockM = 64;
-  const int64_t tiles = gemmTileCount(m, n, choice);
+  const int64_t tiles = gemmTileCount(m, n, choice) * batch;
   if (tiles <= 0) // nothing to compute
     return choice;
   if (choice.blockM == 128 && tiles >= sms) {
@@ -80,7 +86,8 @@ inline GemmSchedule chooseGemmSchedule(int64_t m, int64_t n, int64_t k, int mult
     choice.kStep = 16;
   const int64_t wanted = (kTargetBlocksPerMultiprocessor * sms + tiles - 1) / tiles;
   const int64_t deepest = std::max<int64_t>(k / kMinSliceDepth, 1);
-  choice.kSplits = int(std::max<int64_t>(1, std::min(wanted, deepest)));
+  const int64_t gridRoom = std::max<int64_t>(kMaxGemmGridYZ / std::max<int64_t>(batch, 1), 1);
+  choice.kSplits = int(std::max<int64_t>(1, std::min({wanted, deepest, gridRoom})));
   return choice;
 }
 
@@ -92,13 +99,12 @@ inline bool isGemmTile(const GemmSchedule &s) {
   return false;
 }
 
-/// CUDA's grid limit in y and z: the tile rows of C and the K slices.
-inline constexpr int64_t kMaxGemmGridYZ = 65535;
-
-/// Why `s` cannot run C[m,n] = A[m,k]·B[k,n] (the launcher would refuse
-/// it), or null when it can: sizes past int, more tile rows than a grid
-/// holds, a tile the kernel does not compile, a split count out of range.
-inline const char *gemmScheduleProblem(const GemmSchedule &s, int64_t m, int64_t n, int64_t k) {
+/// Why `s` cannot run `batch` products C[m,n] = A[m,k]·B[k,n] (the
+/// launcher would refuse it), or null when it can: sizes past int, more
+/// tile rows or matrices times slices than a grid holds, a tile the kernel
+/// does not compile, a split count out of range.
+inline const char *gemmScheduleProblem(const GemmSchedule &s, int64_t m, int64_t n, int64_t k,
+                                       int64_t batch = 1) {
   constexpr int64_t intMax = 0x7fffffff;
   if (!isGemmTile(s))
     return "the block tile and K step are not one the kernel compiles";
@@ -108,6 +114,8 @@ inline const char *gemmScheduleProblem(const GemmSchedule &s, int64_t m, int64_t
     return "the kernel takes sizes up to 2^31 - 1";
   if ((m + s.blockM - 1) / s.blockM > kMaxGemmGridYZ)
     return "M needs more than 65535 tile rows";
+  if (batch * s.kSplits > kMaxGemmGridYZ)
+    return "the batch times k_splits exceeds 65535";
   return nullptr;
 }
 
