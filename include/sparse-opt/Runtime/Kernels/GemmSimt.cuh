@@ -398,8 +398,11 @@ StoreEpilogue<Out, Epilogue> storeThrough(Out *out, int64_t ldOut, const Epilogu
   return {out, ldOut, epilogue};
 }
 
-/// Runs `p` under chooseGemmSchedule's choice for the current device.
-inline cudaError_t gemmSimt(const GemmProblem &p, cudaStream_t stream = nullptr) {
+/// Runs `p` under chooseGemmSchedule's choice for the current device. (A
+/// template, so that a unit that never calls it does not compile every
+/// tile's kernels.)
+template <class Store = StoreProduct>
+cudaError_t gemmSimt(const GemmProblem &p, cudaStream_t stream = nullptr) {
   int sms = 0;
   if (cudaError_t status = currentMultiprocessors(&sms); status != cudaSuccess)
     return status;
