@@ -3,6 +3,9 @@
 // epilogue (where the schedule has one K slice; otherwise split K and a
 // separate kernel), against the same graph compiled with --cublas (cuBLAS
 // SGEMM, then the fused bias + GELU kernel), in one run on the same inputs.
+// Also timed there: each product alone, ours (the schedule the compiler
+// chose, without the epilogue) and cuBLAS SGEMM, so that what the epilogue
+// costs each path is a difference of the same run.
 //
 //   epilogue_bench [--reps=N] [--csv=FILE]
 //
@@ -19,6 +22,10 @@
 
 #include "epilogue_cublas.h"
 #include "epilogue_ours.h"
+
+#include "sparse-opt/Runtime/Kernels/GemmSimt.cuh"
+
+#include <cublas_v2.h>
 
 #include <algorithm>
 #include <cmath>
@@ -68,17 +75,17 @@ float *deviceUniform(int64_t count, uint32_t seed) {
   return p;
 }
 
-/// Median milliseconds of `reps` calls of `graph`, after 3 warm-up calls.
-double medianMs(Graph graph, const float *x, const float *w, const float *b, float *y, int reps) {
+/// Median milliseconds of `reps` calls of `call`, after 3 warm-up calls.
+template <class Call> double medianMs(Call call, int reps) {
   for (int i = 0; i < 3; ++i)
-    CHECK_CUDA(graph(x, w, b, y, nullptr));
+    CHECK_CUDA(call());
   cudaEvent_t start, stop;
   CHECK_CUDA(cudaEventCreate(&start));
   CHECK_CUDA(cudaEventCreate(&stop));
   std::vector<double> times;
   for (int i = 0; i < reps; ++i) {
     CHECK_CUDA(cudaEventRecord(start));
-    CHECK_CUDA(graph(x, w, b, y, nullptr));
+    CHECK_CUDA(call());
     CHECK_CUDA(cudaEventRecord(stop));
     CHECK_CUDA(cudaEventSynchronize(stop));
     float ms = 0;
@@ -115,7 +122,11 @@ int main(int argc, char **argv) {
   FILE *csv = std::fopen(csvPath.c_str(), "w");
   if (!csv)
     return 2;
-  std::fprintf(csv, "family,m,n,k,ours_ms,cublas_ms,ours_tflops,cublas_tflops,ours_over_cublas,rel_diff\n");
+  std::fprintf(csv, "family,m,n,k,ours_ms,cublas_ms,ours_tflops,cublas_tflops,ours_over_cublas,"
+                    "rel_diff,ours_gemm_ms,sgemm_ms\n");
+  cublasHandle_t handle = nullptr;
+  if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS)
+    return 2;
   int failures = 0;
   std::vector<std::string> lines;
   double logSum = 0;
@@ -137,23 +148,51 @@ int main(int argc, char **argv) {
     const double rel = std::sqrt(diff / norm);
     const bool ok = rel <= kAgreement;
     failures += !ok;
-    const double oursMs = medianMs(c.ours, x, w, b, y, reps);
-    const double cublasMs = medianMs(c.cublas, x, w, b, y, reps);
+    const double oursMs = medianMs([&] { return c.ours(x, w, b, y, nullptr); }, reps);
+    const double cublasMs = medianMs([&] { return c.cublas(x, w, b, y, nullptr); }, reps);
+    // The products alone: ours under the compiler's schedule (every case's
+    // is a 128 x 128 tile at K step 16), and SGEMM (row-major as Cᵀ = Bᵀ·Aᵀ).
+    sopt::gemm_simt::GemmProblem problem;
+    problem.m = c.m, problem.n = c.n, problem.k = c.k;
+    problem.a = x, problem.lda = c.k, problem.b = w, problem.ldb = c.n, problem.c = y,
+    problem.ldc = c.n;
+    const sopt::GemmSchedule rule = sopt::chooseGemmSchedule(c.m, c.n, c.k, prop.multiProcessorCount);
+    if (rule.blockM != 128 || rule.kStep != 16)
+      return 2;
+    const double oursGemmMs = medianMs(
+        [&] {
+          return sopt::gemm_simt::gemmSimtFixed<128, 128, 16, false, false>(problem, rule.kSplits,
+                                                                            nullptr);
+        },
+        reps);
+    const float one = 1, zero = 0;
+    const double sgemmMs = medianMs(
+        [&] {
+          return cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, int(c.n), int(c.m), int(c.k), &one,
+                             w, int(c.n), x, int(c.k), &zero, y, int(c.n)) ==
+                         CUBLAS_STATUS_SUCCESS
+                     ? cudaSuccess
+                     : cudaErrorUnknown;
+        },
+        reps);
     const double flops = 2.0 * c.m * c.n * c.k;
-    std::fprintf(csv, "%s,%ld,%ld,%ld,%.5f,%.5f,%.2f,%.2f,%.4f,%.2e\n", c.family, long(c.m),
-                 long(c.n), long(c.k), oursMs, cublasMs, flops / oursMs * 1e-9,
-                 flops / cublasMs * 1e-9, cublasMs / oursMs, rel);
-    char line[256];
+    std::fprintf(csv, "%s,%ld,%ld,%ld,%.5f,%.5f,%.2f,%.2f,%.4f,%.2e,%.5f,%.5f\n", c.family,
+                 long(c.m), long(c.n), long(c.k), oursMs, cublasMs, flops / oursMs * 1e-9,
+                 flops / cublasMs * 1e-9, cublasMs / oursMs, rel, oursGemmMs, sgemmMs);
+    char line[384];
     std::snprintf(line, sizeof line,
                   "%-7s %6ld x %6ld x %5ld  ours %8.4f ms (%5.1f TFLOP/s)  cuBLAS+kernel %8.4f ms "
-                  "(%5.1f)  speed-up %.3f  rel_diff %.1e %s",
+                  "(%5.1f)  speed-up %.3f  rel_diff %.1e %s | alone: ours %.4f ms, SGEMM %.4f ms; "
+                  "epilogue costs ours %+.4f ms, cuBLAS %+.4f ms",
                   c.family, long(c.m), long(c.n), long(c.k), oursMs, flops / oursMs * 1e-9,
-                  cublasMs, flops / cublasMs * 1e-9, cublasMs / oursMs, rel, ok ? "ok" : "FAIL");
+                  cublasMs, flops / cublasMs * 1e-9, cublasMs / oursMs, rel, ok ? "ok" : "FAIL",
+                  oursGemmMs, sgemmMs, oursMs - oursGemmMs, cublasMs - sgemmMs);
     lines.push_back(line);
     logSum += std::log(cublasMs / oursMs);
     cudaFree(x), cudaFree(w), cudaFree(b), cudaFree(y);
   }
   std::fclose(csv);
+  cublasDestroy(handle);
   for (const std::string &line : lines)
     std::printf("%s\n", line.c_str());
   std::printf("geomean speed-up of ours over cuBLAS + separate kernel: %.3f\n",

@@ -214,8 +214,9 @@ __global__ void __launch_bounds__(T::threads, T::minBlocks)
 }
 
 /// C = beta · C (zeros for beta = 0, whatever C held): split K's first step,
-/// and the whole product when K = 0.
-__global__ void scaleMatrixKernel(float *c, int m, int n, int64_t ldc, float beta) {
+/// and the whole product when K = 0. Static: every unit that includes this
+/// header (two generated modules linked into one program) has its own.
+static __global__ void scaleMatrixKernel(float *c, int m, int n, int64_t ldc, float beta) {
   const int64_t count = int64_t(m) * n;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < count;
        i += int64_t(gridDim.x) * blockDim.x) {
