@@ -408,4 +408,46 @@ def SOpt_AttentionScheduleAttr : AttrDef<SOpt_Dialect, "AttentionSchedule"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// GEMM schedule (mirrors sopt::GemmSchedule of
+// include/sparse-opt/Runtime/Schedule/GemmSchedule.h)
+//===----------------------------------------------------------------------===//
+
+def SOpt_GemmScheduleAttr : AttrDef<SOpt_Dialect, "GemmSchedule"> {
+  let mnemonic = "gemm_schedule";
+  let summary = "block tile, K step and K slices of the project's f32 GEMM kernel";
+  let description = [{
+    On an f32 `sopt.matmul` (`schedule = #sopt.gemm_schedule<...>`): the
+    product runs on the project's register-tiled GEMM on CUDA cores
+    (`sparse-opt/Runtime/Kernels/GemmSimt.cuh`) instead of cuBLAS.
+
+    - `block_m` x `block_n`: the tile of `C` one thread block computes, each
+      thread 8 x 8 of it; one of 128 x 128, 64 x 128, 64 x 64 and 32 x 128
+      (the instances the kernel header compiles).
+    - `k_step`: elements of `K` per shared-memory slice, 8 or 16 (16 only
+      with the 128 x 128 tile).
+    - `k_splits` (1 to 65535): slices of `K` computed by separate blocks and
+      added into `C` with atomics (after `C` is zeroed); 1 is no split. Only
+      a product of one slice can take an epilogue (an elementwise region
+      applied before the single store of each element).
+
+    `sopt-schedule-gemm` chooses one from the shape and the GPU's
+    multiprocessors (`sopt::chooseGemmSchedule`); one written by hand is
+    kept, and the op verifier checks it against the shape.
+
+    ```mlir
+    %c = sopt.matmul %a, %b {schedule = #sopt.gemm_schedule<block_m = 64,
+        block_n = 128, k_step = 8, k_splits = 8>}
+        : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+    ```
+  }];
+  let parameters = (ins
+    AttrParameter<"int", "rows of C per block">:$block_m,
+    AttrParameter<"int", "columns of C per block">:$block_n,
+    AttrParameter<"int", "elements of K per shared-memory slice">:$k_step,
+    DefaultValuedParameter<"int", "1", "slices of K added atomically (1: no split)">:$k_splits);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // SOPT_ATTRS_TD

@@ -323,10 +323,23 @@ def SOpt_MatmulOp : SOpt_Op<"matmul", [AllElementTypesMatch<["lhs", "rhs", "resu
     %s = sopt.matmul %q, %k transpose_rhs
         : tensor<8x128x64xf32>, tensor<8x128x64xf32> -> tensor<8x128x128xf32>
     ```
+
+    An f32 product may carry a `schedule` (`#sopt.gemm_schedule`, chosen by
+    `sopt-schedule-gemm` or set by hand): it then runs on the project's
+    GEMM kernel, else on cuBLAS.
   }];
   let arguments = (ins SOpt_FloatTensor:$lhs, SOpt_FloatTensor:$rhs,
-                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs);
+                       UnitAttr:$transpose_lhs, UnitAttr:$transpose_rhs,
+                       OptionalAttr<SOpt_GemmScheduleAttr>:$schedule);
   let results = (outs SOpt_FloatTensor:$result);
+  let builders = [
+    // Unscheduled: the form the graph and the decompositions create.
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$lhs, "::mlir::Value":$rhs,
+                   "bool":$transpose_lhs, "bool":$transpose_rhs), [{
+      build($_builder, $_state, result, lhs, rhs, transpose_lhs, transpose_rhs,
+            ::mlir::sopt::GemmScheduleAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $lhs `,` $rhs (`transpose_lhs` $transpose_lhs^)? (`transpose_rhs` $transpose_rhs^)?
     attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)

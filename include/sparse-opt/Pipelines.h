@@ -38,14 +38,19 @@ struct SparseOptPipelineOptions
       llvm::cl::desc("Leave SpMM unscheduled so that it lowers to cuSPARSE "
                      "(SDDMM still gets the project's kernel)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> gemmKernel{
+      *this, "gemm-kernel",
+      llvm::cl::desc("Schedule f32 matrix products onto the project's GEMM kernel "
+                     "(default: cuBLAS, which is faster on every shape measured)"),
+      llvm::cl::init(false)};
 };
 
 /// The compiler's pipeline up to CUDA emission: TOSA is converted to sopt,
 /// composites are decomposed, the graph is canonicalised, memory-bound
 /// subgraphs become sopt.fusion regions, which are grouped around their
 /// reduce backbones, given thread mappings and a memory plan; sparse
-/// products get tile schedules, and elementwise regions that consume an
-/// SpMM become its epilogue.
+/// products and f32 matrix products get tile schedules, and elementwise
+/// regions that consume an SpMM or a one-slice GEMM become its epilogue.
 void buildSparseOptPipeline(OpPassManager &pm,
                             const SparseOptPipelineOptions &options);
 

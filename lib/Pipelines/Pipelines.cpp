@@ -43,6 +43,14 @@ void sopt::buildSparseOptPipeline(OpPassManager &pm,
   ScheduleSparseOptions schedule;
   schedule.spmm = !options.cusparse;
   pm.addPass(createScheduleSparse(schedule));
+  // f32 matrix products on the project's GEMM kernel when asked for (it is
+  // not yet as fast as cuBLAS); before the epilogue fusion, which needs the
+  // schedule. A schedule written in the IR is emitted either way.
+  if (options.gemmKernel) {
+    ScheduleGemmOptions gemm;
+    gemm.smCount = options.smCount;
+    pm.addPass(createScheduleGemm(gemm));
+  }
   pm.addPass(createFuseSparseEpilogues());
   // Last: the tables the sparse launches read, from each pattern file once.
   pm.addPass(createPrepareSparseEmission());

@@ -59,7 +59,17 @@ bool readInPlace(BlockArgument arg) {
   return true;
 }
 
-/// The input of `fusion` whose SpMM can take the region as its epilogue.
+/// A matrix product on the project's GEMM kernel that stores each element
+/// once: one K slice (split K adds partial sums atomically), no batch, and
+/// K > 0 (an empty sum is a fill, which runs no kernel).
+bool gemmTakesEpilogue(MatmulOp matmul) {
+  GemmScheduleAttr schedule = matmul.getScheduleAttr();
+  return schedule && schedule.getKSplits() == 1 && matmul.getType().getRank() == 2 &&
+         matmul.getLhs().getType().getNumElements() > 0 &&
+         matmul.getRhs().getType().getNumElements() > 0;
+}
+
+/// The input of `fusion` whose SpMM or GEMM can take the region as its epilogue.
 std::optional<unsigned> epilogueInput(FusionOp fusion) {
   if (fusion->getNumResults() != 1)
     return std::nullopt;
@@ -68,12 +78,17 @@ std::optional<unsigned> epilogueInput(FusionOp fusion) {
   if (failed(grouping) || grouping->getGroups().size() != 1 ||
       grouping->getGroups().front().hasBackbone())
     return std::nullopt;
+  auto result = cast<RankedTensorType>(fusion->getResult(0).getType());
   for (auto [i, input] : llvm::enumerate(fusion.getInputs())) {
-    auto spmm = input.getDefiningOp<SpmmOp>();
-    if (!spmm || !spmm.getScheduleAttr() || !input.hasOneUse() ||
-        spmm->getBlock() != fusion->getBlock() ||
-        spmm.getType() != fusion->getResult(0).getType() ||
-        !llvm::equal(grouping->getGroups().front().domain, spmm.getType().getShape()))
+    Operation *product = input.getDefiningOp();
+    auto spmm = dyn_cast_or_null<SpmmOp>(product);
+    // A GEMM's epilogue converts to the result's element type as it stores.
+    bool takesEpilogue = (spmm && spmm.getScheduleAttr() && spmm.getType() == result) ||
+                         (isa_and_nonnull<MatmulOp>(product) &&
+                          gemmTakesEpilogue(cast<MatmulOp>(product)) &&
+                          cast<MatmulOp>(product).getType().getShape() == result.getShape());
+    if (!takesEpilogue || !input.hasOneUse() || product->getBlock() != fusion->getBlock() ||
+        !llvm::equal(grouping->getGroups().front().domain, result.getShape()))
       continue;
     if (readInPlace(fusion.getBodyBlock().getArgument(i)))
       return i;

@@ -160,6 +160,11 @@ int sopt::runCompileDriver(int argc, char **argv) {
       cl::desc("Emit the module as given, without running sopt-pipeline: for "
                "IR already through it (--emit=mlir output) or an embedder's own"),
       cl::cat(category));
+  cl::opt<bool> gemmKernel(
+      "gemm-kernel",
+      cl::desc("Run f32 matrix products on the project's GEMM kernel (with their "
+               "elementwise consumers as its epilogue) instead of cuBLAS"),
+      cl::cat(category));
   // Pass names for --mlir-print-ir-after=... and friends.
   registerAllSparseOptPasses();
   registerTransformsPasses();
@@ -231,6 +236,7 @@ int sopt::runCompileDriver(int argc, char **argv) {
   options.keepAttention = keepAttention;
   options.cusparse = cusparse;
   options.attentionKernel = attentionKernel;
+  options.gemmKernel = gemmKernel;
   options.smCount = smCount;
   options.sharedMemoryPerBlock = sharedMemory;
   options.registerElementsPerThread = registerElements;

@@ -402,8 +402,44 @@ def ScheduleSparse : Pass<"sopt-schedule-sparse"> {
   let dependentDialects = ["::mlir::sopt::SOptDialect"];
 }
 
+def ScheduleGemm : Pass<"sopt-schedule-gemm"> {
+  let summary = "Put f32 matrix products on the project's GEMM kernel";
+  let description = [{
+    Gives every f32 `sopt.matmul` without one a `schedule`
+    (`#sopt.gemm_schedule`): the block tile, K step and K slices of the
+    register-tiled GEMM (`sparse-opt/Runtime/Kernels/GemmSimt.cuh`), chosen
+    by the runtime's rule `sopt::chooseGemmSchedule` from `M`, `N`, `K` and
+    the GPU's multiprocessors (tile by `M`; no split when the 128 x 128
+    tiles fill every SM; otherwise K slices up to about 8 blocks per SM,
+    each at least 96 deep; see docs/benchmarks/gemm.md). The matrices of a
+    batched product share one grid, so their tiles count together. A
+    schedule set by hand is kept. Products the kernel does not take keep
+    none and go to cuBLAS: f16/bf16, an empty result or `K = 0` (a fill),
+    sizes past 2^31 - 1.
+
+    Before:
+
+    ```mlir
+    %y = sopt.matmul %x, %w : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %y = sopt.matmul %x, %w {schedule = #sopt.gemm_schedule<block_m = 64,
+        block_n = 128, k_step = 8, k_splits = 8>}
+        : tensor<128x768xf32>, tensor<768x768xf32> -> tensor<128x768xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::sopt::SOptDialect"];
+  let options = [
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"132",
+           "Streaming multiprocessors of the target GPU">,
+  ];
+}
+
 def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
-  let summary = "Run elementwise work on an SpMM or SDDMM result inside its kernel";
+  let summary = "Run elementwise work on an SpMM, SDDMM or GEMM result inside its kernel";
   let description = [{
     **SpMM.** A scheduled `sopt.spmm` writes every output element once, from
     the registers that accumulated it. A `sopt.fusion` region with one
@@ -432,6 +468,13 @@ def FuseSparseEpilogues : Pass<"sopt-fuse-sparse-epilogues"> {
     ```
 
     After: the same IR, the region marked `{sopt.sparse_epilogue = 0 : i64}`.
+
+    **GEMM.** The same holds for an f32 `sopt.matmul` scheduled on the
+    project's GEMM kernel (`#sopt.gemm_schedule`) with one K slice and no
+    batch dimension, whose elements are stored once from registers; the
+    region's result may have another float element type (a cast), converted
+    at the store. A split-K product adds partial sums atomically and keeps
+    its consumers as a kernel of their own.
 
     **SDDMM.** Elementwise ops on the stored entries of a CSR matrix (kept
     out of dense regions by sopt-form-fusion-regions) go into regions over

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "sparse-opt/Dialect/SOpt/GemmScheduleAttr.h"
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "llvm/ADT/STLExtras.h"
@@ -329,7 +330,21 @@ LogicalResult MatmulOp::verify() {
                          << ", rhs has " << rhsK;
   SmallVector<int64_t> expected(batch);
   expected.append({m, n});
-  return verifyShapeEquals(*this, "result", result.getShape(), expected);
+  if (failed(verifyShapeEquals(*this, "result", result.getShape(), expected)))
+    return failure();
+  if (GemmScheduleAttr schedule = getScheduleAttr()) {
+    if (!result.getElementType().isF32())
+      return emitOpError() << "has a GEMM schedule, but the project's GEMM kernel is f32 "
+                              "only (this product is "
+                           << result.getElementType() << ")";
+    int64_t matrices = 1;
+    for (int64_t extent : batch)
+      matrices *= extent;
+    if (const char *problem = ::sopt::gemmScheduleProblem(toRuntimeSchedule(schedule), m, n,
+                                                          lhsK, matrices))
+      return emitOpError() << "has an invalid schedule " << schedule << ": " << problem;
+  }
+  return success();
 }
 
 /// Schedule parameters go through int arithmetic in the schedule checks and

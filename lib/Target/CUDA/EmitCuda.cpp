@@ -5,6 +5,7 @@
 #include "AttentionLaunch.h"
 #include "CudaSyntax.h"
 #include "FusionKernel.h"
+#include "GemmLaunch.h"
 #include "SparseLaunch.h"
 #include "HostFunction.h"
 #include "StoredEntriesFunctor.h"
@@ -166,16 +167,29 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
   bool usesAttentionKernel = false;
   bool usesPreparedSpmv = false;
   bool usesSparseAttention = false;
+  bool usesGemmKernel = false;
   // cuSPARSE only to transpose a CSR operand (no scalars one/zero needed).
   bool usesCusparseTranspose = false;
 
   for (auto fn : module.getOps<func::FuncOp>()) {
     if (fn.isExternal())
       continue;
-    unsigned index = 0;
+    unsigned index = 0, matmuls = 0;
     WalkResult walk = fn.walk([&](Operation *op) {
-      if (isa<MatmulOp>(op))
-        usesCublas = true;
+      if (auto matmul = dyn_cast<MatmulOp>(op)) {
+        // A scheduled product runs on our GEMM (one summary line each,
+        // numbered apart so the kernels keep their names), any other on
+        // cuBLAS.
+        if (!matmul.getScheduleAttr()) {
+          usesCublas = true;
+          return WalkResult::advance();
+        }
+        usesGemmKernel = true;
+        result.kernelSummaries.push_back(fn.getName().str() + "_matmul" +
+                                         std::to_string(matmuls++) + ": " +
+                                         cuda::describeGemm(matmul));
+        return WalkResult::advance();
+      }
       if (isa<SpmvOp>(op))
         (op->hasAttr(attr::kPreparedSpmv) ? usesPreparedSpmv : usesCusparse) = true;
       if (auto attention = dyn_cast<AttentionOp>(op); attention && attention.getScheduleAttr()) {
@@ -334,6 +348,8 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
     source << "#include \"sparse-opt/Runtime/Host/SpmvPrepared.cuh\"\n\n";
   if (usesSparseAttention)
     source << "#include \"sparse-opt/Runtime/Kernels/SparseAttentionDispatch.cuh\"\n\n";
+  if (usesGemmKernel)
+    source << "#include \"sparse-opt/Runtime/Kernels/GemmSimt.cuh\"\n\n";
   if (usesCusparse || usesCusparseTranspose)
     source << "#include \"sparse-opt/Runtime/Host/Cusparse.h\"\n\n"
               "#define SOPT_TRY_CUSPARSE(call)                                                \\\n"

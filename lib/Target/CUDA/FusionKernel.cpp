@@ -131,7 +131,9 @@ FailureOr<std::string> GroupWriter::writeEpilogue(unsigned accumulatorInput,
 
   std::string summary;
   llvm::raw_string_ostream s(summary);
-  s << name << ": epilogue of " << group.ops.size() << " op(s) fused into the sparse product:";
+  bool gemm = isa_and_nonnull<MatmulOp>(fusion.getInputs()[accumulatorInput].getDefiningOp());
+  s << name << ": epilogue of " << group.ops.size() << " op(s) fused into the "
+    << (gemm ? "GEMM" : "sparse product") << ":";
   for (Operation *op : group.ops)
     s << " " << op->getName().stripDialect();
 

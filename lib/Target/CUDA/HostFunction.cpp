@@ -4,6 +4,7 @@
 #include "AttentionLaunch.h"
 #include "CudaSyntax.h"
 #include "SparseAttentionLaunch.h"
+#include "GemmLaunch.h"
 #include "SparseLaunch.h"
 #include "StoredEntriesFunctor.h"
 
@@ -197,6 +198,18 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
     return op.emitOpError("has an element type the cuBLAS call does not take "
                           "(f32, f16 and bf16 are supported)");
   std::string a = pointer.lookup(op.getLhs()), b = pointer.lookup(op.getRhs());
+  if (op.getScheduleAttr() && m > 0 && n > 0 && batch > 0 && k > 0) {
+    // The project's GEMM; a region fused as its epilogue is stored instead
+    // of the product.
+    if (FusionOp fusion = epilogueOf(op)) {
+      GemmEpilogue epilogue{functorOf(fusion), kernels.find(fusion)->second.name,
+                            destination(fusion.getResult(0))};
+      body += emitGemmLaunch(op, a, b, "", &epilogue);
+    } else {
+      body += emitGemmLaunch(op, a, b, destination(op.getResult()), nullptr);
+    }
+    return success();
+  }
   std::string c = destination(op.getResult());
   if (m == 0 || n == 0 || batch == 0) {
     body += "    // sopt.matmul: an empty result, nothing to compute\n";

@@ -1,9 +1,13 @@
 // RUN: sparse-opt %s --emit=cuda -o %t.cu
 // RUN: FileCheck %s < %t.cu
+// RUN: sparse-opt %s --emit=cuda --gemm-kernel -o %t.gemm.cu
+// RUN: FileCheck %s --check-prefix=GEMM < %t.gemm.cu
 
 // Sizes at the edges: empty results are computed (as nothing), k = 0 is a
 // product of zeros, sizes beyond int take cuBLAS's 64-bit API, and a splat
-// constant is one value however large.
+// constant is one value however large. By default every product is
+// cuBLAS's; with --gemm-kernel the f32 ones run on the project's GEMM, the
+// empty ones and the f16 one still as below.
 
 // A matmul with an empty result launches nothing (it used to divide by
 // m * n = 0 in the emitter).
@@ -42,6 +46,9 @@ func.func @long_k(%a: tensor<1x4294967296xf16>, %b: tensor<4294967296x1xf16>) ->
 // Sizes within int keep the classic API.
 // CHECK: SOPT_TRY(sopt::launchFill(t{{[0-9]+}}, splat_lhs_constant{{[0-9]+}}, 16777216, stream));
 // CHECK-NEXT: cublasSgemmStridedBatched(sopt::cublasFor(stream), CUBLAS_OP_N, CUBLAS_OP_N, 4096, 4096, 4096,
+// GEMM-LABEL: extern "C" cudaError_t splat_lhs(
+// GEMM: problem.m = 4096, problem.n = 4096, problem.k = 4096;
+// GEMM: SOPT_TRY((sopt::gemm_simt::gemmSimtFixed<128, 128, 16, false, false>(problem, 1, stream)));
 func.func @splat_lhs(%b: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
   %a = sopt.constant dense<1.5> : tensor<4096x4096xf32>
   %0 = sopt.matmul %a, %b : tensor<4096x4096xf32>, tensor<4096x4096xf32> -> tensor<4096x4096xf32>
