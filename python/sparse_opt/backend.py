@@ -1,0 +1,68 @@
+"""`torch.compile(model, backend="sparse_opt")`.
+
+Dynamo hands over a graph; the parts the dialect expresses are compiled by
+sparse-opt and nvcc (once per input shapes: a new shape compiles again,
+hits the disk cache the next time), the rest runs in PyTorch. Inference
+only: a subgraph called with autograd recording (inputs that require
+grad, grad mode on) runs in PyTorch instead. Inputs on the CPU run in
+PyTorch too (with SPARSE_OPT_PREPARE=1 their CUDA is still generated and
+compiled into the cache, for a GPU machine that has no sparse-opt)."""
+
+import os
+import time
+
+import torch
+
+from .importer import import_graph
+from .partition import partition
+from .runtime import CompiledGraph
+from .toolchain import build_library, generate_cuda, log
+from .types import Unsupported
+
+
+
+def _signature(args):
+    return tuple((tuple(a.shape), a.dtype, a.layout, a.device.type) if isinstance(a, torch.Tensor)
+                 else ("value", a) for a in args)
+
+
+class CompiledSubgraph(torch.nn.Module):
+    """A partition: compiled per input signature, called through the C ABI."""
+
+    def __init__(self, gm, name):
+        super().__init__()
+        self.gm = gm
+        self.name = name
+        self.compiled = {}
+
+    def _compile(self, args):
+        started = time.perf_counter()
+        imported = import_graph(self.gm, args, name=self.name)
+        entry = generate_cuda(imported.text, self.name)
+        library = build_library(entry, self.name)
+        log(f"{self.name} ready in {time.perf_counter() - started:.1f} s")
+        return imported, library
+
+    def forward(self, *args):
+        tensors = [a for a in args if isinstance(a, torch.Tensor)]
+        on_gpu = tensors and all(t.is_cuda for t in tensors)
+        training = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
+        if not on_gpu or training:
+            if not on_gpu and os.environ.get("SPARSE_OPT_PREPARE") == "1":
+                self._compile(args)
+            return self.gm(*args)
+        key = _signature(args)
+        if key not in self.compiled:
+            imported, library = self._compile(args)
+            self.compiled[key] = CompiledGraph(imported, library)
+        return self.compiled[key](args)
+
+
+def sparse_opt_backend(gm, example_inputs, **options):
+    fused, names, report = partition(gm, example_inputs)
+    log(report)
+    for name in names:
+        sub = getattr(fused, name)
+        setattr(fused, name, CompiledSubgraph(sub, "sopt_graph"))
+    fused.recompile()
+    return fused.forward
