@@ -5,6 +5,7 @@ sopt MLIR), the `sparse_opt` torch.compile backend, and the
 from .backend import sparse_opt_backend
 from .importer import ImportedGraph, import_graph, import_program
 from .types import Unsupported
+from . import ops  # registers torch.ops.sparse_opt.spmm and sddmm
 
 try:
     from torch._dynamo import register_backend as _register

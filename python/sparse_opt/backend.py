@@ -16,7 +16,7 @@ import torch
 from .importer import import_graph
 from .partition import partition
 from .runtime import CompiledGraph
-from .toolchain import build_library, generate_cuda, log
+from .toolchain import ToolchainError, build_library, generate_cuda, log
 from .types import Unsupported
 
 
@@ -53,9 +53,15 @@ class CompiledSubgraph(torch.nn.Module):
             return self.gm(*args)
         key = _signature(args)
         if key not in self.compiled:
-            imported, library = self._compile(args)
-            self.compiled[key] = CompiledGraph(imported, library)
-        return self.compiled[key](args)
+            try:
+                imported, library = self._compile(args)
+                self.compiled[key] = CompiledGraph(imported, library)
+            except (Unsupported, ToolchainError) as err:
+                # What the compiler refuses runs in PyTorch, said once.
+                log(f"{self.name} runs in PyTorch: {str(err).splitlines()[-1]}")
+                self.compiled[key] = None
+        compiled = self.compiled[key]
+        return compiled(args) if compiled else self.gm(*args)
 
 
 def sparse_opt_backend(gm, example_inputs, **options):

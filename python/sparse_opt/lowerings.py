@@ -211,21 +211,33 @@ def _softmax_input(b, out, input):
     return b.cast(_dense(input, "a softmax"), out.dtype)
 
 
+def _along_last(b, x, dim, body):
+    """`body` applied along the last dimension: the emitter reduces rows,
+    so another dimension is moved last and back."""
+    rank = len(x.shape)
+    d = dim % rank
+    if d == rank - 1:
+        return body(x, d)
+    perm = list(range(rank))
+    perm[d], perm[-1] = perm[-1], perm[d]
+    return b.transpose(body(b.transpose(x, perm), rank - 1), perm)
+
+
 @lowering("softmax", "_softmax")
 def _softmax(b, out, input, dim=None, dtype=None, **kwargs):
     x = _softmax_input(b, out, input)
-    d = dim % len(x.shape)
-    return b.emit(f"sopt.softmax {x.name} dim = {d} : {x.type}", x.shape, x.dtype)
+    return _along_last(b, x, dim, lambda t, d: b.emit(
+        f"sopt.softmax {t.name} dim = {d} : {t.type}", t.shape, t.dtype))
 
 
 @lowering("log_softmax", "_log_softmax")
 def _log_softmax(b, out, input, dim=None, dtype=None, **kwargs):
-    x = _softmax_input(b, out, input)
-    d = dim % len(x.shape)
-    peak = b.broadcast(b.reduce("max", x, [d], True), x.shape)
-    shifted = b.binary("sub", x, peak)
-    total = b.reduce("sum", b.unary("exp", shifted), [d], True)
-    return b.binary("sub", shifted, b.broadcast(b.unary("log", total), x.shape))
+    def body(x, d):
+        peak = b.broadcast(b.reduce("max", x, [d], True), x.shape)
+        shifted = b.binary("sub", x, peak)
+        total = b.reduce("sum", b.unary("exp", shifted), [d], True)
+        return b.binary("sub", shifted, b.broadcast(b.unary("log", total), x.shape))
+    return _along_last(b, _softmax_input(b, out, input), dim, body)
 
 
 def _norm_operands(b, out, input, normalized_shape, vectors):
