@@ -8,7 +8,6 @@ grad, grad mode on) runs in PyTorch instead. Inputs on the CPU run in
 PyTorch too (with SPARSE_OPT_PREPARE=1 their CUDA is still generated and
 compiled into the cache, for a GPU machine that has no sparse-opt)."""
 
-import os
 import time
 
 import torch
@@ -16,7 +15,7 @@ import torch
 from .importer import import_graph
 from .partition import partition
 from .runtime import CompiledGraph
-from .toolchain import ToolchainError, build_library, generate_cuda, log
+from .toolchain import ToolchainError, build_library, generate_cuda, log, preparing
 from .types import Unsupported
 
 
@@ -48,8 +47,11 @@ class CompiledSubgraph(torch.nn.Module):
         on_gpu = tensors and all(t.is_cuda for t in tensors)
         training = torch.is_grad_enabled() and any(t.requires_grad for t in tensors)
         if not on_gpu or training:
-            if not on_gpu and os.environ.get("SPARSE_OPT_PREPARE") == "1":
-                self._compile(args)
+            if not on_gpu and preparing():
+                try:
+                    self._compile(args)
+                except (Unsupported, ToolchainError) as err:
+                    log(f"{self.name} would run in PyTorch: {str(err).splitlines()[-1]}")
             return self.gm(*args)
         key = _signature(args)
         if key not in self.compiled:

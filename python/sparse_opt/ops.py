@@ -16,13 +16,13 @@ import ctypes
 
 import torch
 
-from .toolchain import build_library, generate_cuda
+from .toolchain import build_library, generate_cuda, poison, preparing
 from .types import CSR, Value
 
 _functions = {}
 
 
-def _function(mlir, name, argument_count):
+def _function(mlir, name):
     if mlir not in _functions:
         library = ctypes.CDLL(str(build_library(generate_cuda(mlir, name), name)))
         fn = getattr(library, name)
@@ -33,6 +33,22 @@ def _function(mlir, name, argument_count):
 
 def _csr_type(rows, cols, dtype):
     return Value("", (rows, cols), dtype, "csr").type
+
+
+def _spmm_function(rows, cols, n, dtype):
+    a = _csr_type(rows, cols, dtype)
+    x, y = Value("", (cols, n), dtype).type, Value("", (rows, n), dtype).type
+    return _function(f"#CSR = {CSR}\nfunc.func @sopt_spmm(%a: {a}, %x: {x}) -> {y} {{\n"
+                     f"  %y = sopt.spmm %a, %x : {a}, {x} -> {y}\n"
+                     f"  return %y : {y}\n}}\n", "sopt_spmm")
+
+
+def _sddmm_function(rows, cols, k, dtype):
+    s = _csr_type(rows, cols, dtype)
+    a, bt = Value("", (rows, k), dtype).type, Value("", (cols, k), dtype).type
+    return _function(f"#CSR = {CSR}\nfunc.func @sopt_sddmm(%a: {a}, %b: {bt}, %s: {s}) -> {s} {{\n"
+                     f"  %d = sopt.sddmm %a, %b, %s transpose_rhs : {a}, {bt}, {s} -> {s}\n"
+                     f"  return %d : {s}\n}}\n", "sopt_sddmm")
 
 
 def _check(status, name):
@@ -55,21 +71,17 @@ def _narrow(positions, coordinates):
 def spmm_csr(positions: torch.Tensor, coordinates: torch.Tensor, values: torch.Tensor,
              dense: torch.Tensor, cols: int) -> torch.Tensor:
     rows = positions.numel() - 1
+    n = dense.shape[1]
     if dense.device.type != "cuda":
+        if preparing():
+            _spmm_function(rows, cols, n, values.dtype)
         products = values.to(torch.float64)[:, None] * dense.to(torch.float64)[coordinates]
         out = torch.zeros((rows, dense.shape[1]), dtype=torch.float64, device=dense.device)
         return out.index_add_(0, _entry_rows(positions), products).to(dense.dtype)
-    n = dense.shape[1]
-    a_type = _csr_type(rows, cols, values.dtype)
-    x = Value("", (cols, n), dense.dtype)
-    y = Value("", (rows, n), dense.dtype)
-    mlir = (f"#CSR = {CSR}\nfunc.func @sopt_spmm(%a: {a_type}, %x: {x.type}) -> {y.type} {{\n"
-            f"  %y = sopt.spmm %a, %x : {a_type}, {x.type} -> {y.type}\n"
-            f"  return %y : {y.type}\n}}\n")
-    fn = _function(mlir, "sopt_spmm", 6)
+    fn = _spmm_function(rows, cols, n, values.dtype)
     pos, crd = _narrow(positions, coordinates)
     vals, dense = values.contiguous(), dense.contiguous()
-    out = torch.empty((rows, n), dtype=dense.dtype, device=dense.device)
+    out = poison(torch.empty((rows, n), dtype=dense.dtype, device=dense.device))
     with torch.cuda.device(dense.device):
         _check(fn(ctypes.c_void_p(pos.data_ptr()), ctypes.c_void_p(crd.data_ptr()),
                   ctypes.c_void_p(vals.data_ptr()), ctypes.c_int64(vals.numel()),
@@ -88,19 +100,14 @@ def sddmm_csr(lhs: torch.Tensor, rhs: torch.Tensor, positions: torch.Tensor,
               coordinates: torch.Tensor, values: torch.Tensor, cols: int) -> torch.Tensor:
     rows = positions.numel() - 1
     if lhs.device.type != "cuda":
+        if preparing():
+            _sddmm_function(rows, cols, lhs.shape[1], values.dtype)
         dots = (lhs.to(torch.float64)[_entry_rows(positions)] * rhs.to(torch.float64)[coordinates]).sum(-1)
         return (dots * values.to(torch.float64)).to(values.dtype)
-    k = lhs.shape[1]
-    s_type = _csr_type(rows, cols, values.dtype)
-    a = Value("", (rows, k), lhs.dtype)
-    bt = Value("", (cols, k), rhs.dtype)
-    mlir = (f"#CSR = {CSR}\nfunc.func @sopt_sddmm(%a: {a.type}, %b: {bt.type}, %s: {s_type}) -> {s_type} {{\n"
-            f"  %d = sopt.sddmm %a, %b, %s transpose_rhs : {a.type}, {bt.type}, {s_type} -> {s_type}\n"
-            f"  return %d : {s_type}\n}}\n")
-    fn = _function(mlir, "sopt_sddmm", 8)
+    fn = _sddmm_function(rows, cols, lhs.shape[1], values.dtype)
     pos, crd = _narrow(positions, coordinates)
     lhs, rhs, vals = lhs.contiguous(), rhs.contiguous(), values.contiguous()
-    out = torch.empty_like(vals)
+    out = poison(torch.empty_like(vals))
     with torch.cuda.device(lhs.device):
         _check(fn(ctypes.c_void_p(lhs.data_ptr()), ctypes.c_void_p(rhs.data_ptr()),
                   ctypes.c_void_p(pos.data_ptr()), ctypes.c_void_p(crd.data_ptr()),

@@ -86,7 +86,7 @@ def partition(gm, example_inputs):
     names = [n.target for n in fused.graph.nodes
              if n.op == "call_module" and n.target.startswith("sopt_")]
     left = Counter(f"{canonical_name(n)} ({reason})" for n, reason in support.reasons.items())
-    report = f"compiling {len(names)} subgraph(s) of {compiled_ops} op(s)"
+    report = f"sparse-opt takes {len(names)} subgraph(s) of {compiled_ops} op(s)"
     if left:
         report += "; left to PyTorch: " + ", ".join(
             f"{what}" + (f" x{count}" if count > 1 else "") for what, count in left.items())

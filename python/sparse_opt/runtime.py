@@ -9,6 +9,7 @@ import torch
 from torch.fx.node import map_aggregate
 
 from .importer import ResultIndex
+from .toolchain import poison
 
 
 def _csr_arrays(tensor):
@@ -58,7 +59,7 @@ class CompiledGraph:
                 keep += [positions, coordinates, values]
                 pointers += [positions.data_ptr(), coordinates.data_ptr(), values.data_ptr(), nnz]
         with torch.cuda.device(device):
-            outputs = [torch.empty(shape, dtype=dtype, device=device)
+            outputs = [poison(torch.empty(shape, dtype=dtype, device=device))
                        for shape, dtype in imported.results]
             stream = torch.cuda.current_stream().cuda_stream
             status = self.function(*pointers, *[o.data_ptr() for o in outputs], stream)

@@ -11,10 +11,16 @@ Environment: SPARSE_OPT_BIN (the sparse-opt binary; else PATH), SPARSE_OPT_INCLU
 (the project's include/ directory), SPARSE_OPT_CACHE_DIR (default
 ~/.cache/sparse_opt), SPARSE_OPT_CUDA_ARCH (default: the current GPU's,
 sm_90a without one), SPARSE_OPT_QUIET=1 (no progress lines),
-SPARSE_OPT_DUMP=1 (print the MLIR and the path of the CUDA)."""
+SPARSE_OPT_DUMP=1 (print the MLIR and the path of the CUDA), SPARSE_OPT_PREPARE=1
+(graphs and ops called on CPU tensors are compiled into the cache too, for
+a GPU machine without sparse-opt), SPARSE_OPT_POISON=1 (outputs are filled
+with NaN before each call: tests see what a kernel leaves unwritten).
+
+COUNTS says how many times sparse-opt and nvcc ran in this process."""
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,6 +28,9 @@ import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
+
+
+COUNTS = {"sparse-opt": 0, "nvcc": 0}
 
 
 class ToolchainError(RuntimeError):
@@ -35,6 +44,16 @@ def log(message):
 
 def dumping():
     return os.environ.get("SPARSE_OPT_DUMP") == "1"
+
+
+def preparing():
+    return os.environ.get("SPARSE_OPT_PREPARE") == "1"
+
+
+def poison(tensor):
+    if os.environ.get("SPARSE_OPT_POISON") == "1":
+        tensor.fill_(float("nan"))
+    return tensor
 
 
 def cache_dir():
@@ -67,8 +86,12 @@ def nvcc_binary():
 
 
 @lru_cache(maxsize=None)
-def nvcc_version(nvcc):
-    return subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip()
+def nvcc_release(nvcc):
+    """"13.0" for CUDA 13.0: libraries one release builds for one arch are
+    interchangeable, whatever the patch level of its nvcc."""
+    text = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout
+    found = re.search(r"release (\d+\.\d+)", text)
+    return found.group(1) if found else text.strip()
 
 
 @lru_cache(maxsize=None)
@@ -152,6 +175,7 @@ def generate_cuda(mlir, name, options=()):
     _write_atomically(entry / "graph.mlir", mlir)
     with tempfile.TemporaryDirectory(dir=entry) as tmp:
         out = Path(tmp) / f"{name}.cu"
+        COUNTS["sparse-opt"] += 1
         seconds = _run([binary, str(entry / "graph.mlir"), "--emit=cuda", "-o", str(out), *options],
                        "sparse-opt")
         for produced in Path(tmp).iterdir():
@@ -166,8 +190,8 @@ def build_library(entry, name):
     unless it is there."""
     nvcc = nvcc_binary()
     arch = cuda_arch()
-    target_key = hashlib.sha256(f"{arch}\0{nvcc_version(nvcc) if nvcc else ''}".encode()).hexdigest()[:16]
-    library = entry / f"lib{name}-{arch}-{target_key}.so"
+    release = nvcc_release(nvcc) if nvcc else "none"
+    library = entry / f"lib{name}-{arch}-cuda{release}.so"
     if dumping():
         log(f"CUDA of {name}: {entry / (name + '.cu')}")
     if library.exists():
@@ -177,6 +201,7 @@ def build_library(entry, name):
     tmp = library.with_suffix(f".{os.getpid()}.tmp")
     virtual = arch.replace("sm_", "compute_", 1)
     log(f"compiling {name} for {arch} with nvcc ...")
+    COUNTS["nvcc"] += 1
     seconds = _run([nvcc, "-std=c++17", "-O3", f"-gencode=arch={virtual},code={arch}",
                     f"-I{include_dir()}", "-shared", "-Xcompiler", "-fPIC",
                     str(entry / f"{name}.cu"), "-o", str(tmp), "-lcublas", "-lcusparse"], "nvcc")
