@@ -2,7 +2,7 @@
 sopt MLIR), the `sparse_opt` torch.compile backend, and the
 `torch.ops.sparse_opt.spmm`/`sddmm` custom ops (docs/PyTorch.md)."""
 
-from .backend import sparse_opt_backend
+from .backend import compile_exported, sparse_opt_backend
 from .importer import ImportedGraph, import_graph, import_program
 from .types import Unsupported
 from . import ops  # registers torch.ops.sparse_opt.spmm and sddmm
@@ -14,4 +14,4 @@ try:
 except Exception:  # already registered through the entry point
     pass
 
-__all__ = ["ImportedGraph", "Unsupported", "import_graph", "import_program", "sparse_opt_backend"]
+__all__ = ["ImportedGraph", "compile_exported", "Unsupported", "import_graph", "import_program", "sparse_opt_backend"]

@@ -21,8 +21,16 @@ from .types import Unsupported
 
 
 def _signature(args):
-    return tuple((tuple(a.shape), a.dtype, a.layout, a.device.type) if isinstance(a, torch.Tensor)
-                 else ("value", a) for a in args)
+    """What a compiled library depends on: shapes, types, and the pattern of
+    a CSR parameter (compiled in; a parameter's arrays are fixed)."""
+    def of(a):
+        if not isinstance(a, torch.Tensor):
+            return ("value", a)
+        key = (tuple(a.shape), a.dtype, a.layout, a.device.type)
+        if a.layout == torch.sparse_csr and isinstance(a, torch.nn.Parameter):
+            key += (a.crow_indices().data_ptr(), a.col_indices().data_ptr(), a._nnz())
+        return key
+    return tuple(of(a) for a in args)
 
 
 class CompiledSubgraph(torch.nn.Module):
@@ -37,7 +45,7 @@ class CompiledSubgraph(torch.nn.Module):
     def _compile(self, args):
         started = time.perf_counter()
         imported = import_graph(self.gm, args, name=self.name)
-        entry = generate_cuda(imported.text, self.name)
+        entry = generate_cuda(imported.text, self.name, files=imported.files)
         library = build_library(entry, self.name)
         log(f"{self.name} ready in {time.perf_counter() - started:.1f} s")
         return imported, library
@@ -66,6 +74,16 @@ class CompiledSubgraph(torch.nn.Module):
         return compiled(args) if compiled else self.gm(*args)
 
 
+def compile_exported(exported):
+    """A `torch.export.ExportedProgram` through the same partitioning and
+    compilation: the route for `torch.sparse_csr` parameters, which
+    torch.compile does not trace (their patterns become compile-time
+    constants). Returns a module called like the original."""
+    module = exported.module()
+    inputs = [n.meta.get("val") for n in module.graph.nodes if n.op == "placeholder"]
+    return sparse_opt_backend(module, inputs, returns_module=True)
+
+
 def sparse_opt_backend(gm, example_inputs, **options):
     fused, names, report = partition(gm, example_inputs)
     log(report)
@@ -73,4 +91,4 @@ def sparse_opt_backend(gm, example_inputs, **options):
         sub = getattr(fused, name)
         setattr(fused, name, CompiledSubgraph(sub, "sopt_graph"))
     fused.recompile()
-    return fused.forward
+    return fused if options.get("returns_module") else fused.forward

@@ -15,6 +15,7 @@ class FunctionBuilder:
         self.lines = []
         self._next = 0
         self._sparse = {}
+        self._argument_attributes = {}
 
     # --- arguments and values ------------------------------------------
     def argument(self, shape, dtype, source, layout="dense"):
@@ -31,8 +32,12 @@ class FunctionBuilder:
             if sparse.dtype not in FLOAT_TYPES:
                 raise Unsupported(f"sparse values of {sparse.dtype}")
             shape = sparse.shape[::-1] if transposed else sparse.shape
-            self._sparse[key] = self.argument(shape, sparse.dtype, sparse.source,
-                                              "csc" if transposed else "csr")
+            value = self.argument(shape, sparse.dtype, sparse.source, "csc" if transposed else "csr")
+            if sparse.pattern:
+                # A CSC argument's file is that of its transpose: the CSR
+                # tensor's own (docs/Sparse.md).
+                self._argument_attributes[value.name] = f'{{sopt.sparsity_pattern = "{sparse.pattern}"}}'
+            self._sparse[key] = value
         return self._sparse[key]
 
     def emit(self, text, shape, dtype, layout="dense"):
@@ -161,7 +166,9 @@ class FunctionBuilder:
 
     # --- the text ----------------------------------------------------------
     def text(self, results):
-        args = ", ".join(f"{v.name}: {v.type}" for v, _ in self.arguments)
+        args = ", ".join(f"{v.name}: {v.type}" + (" " + self._argument_attributes[v.name]
+                                                  if v.name in self._argument_attributes else "")
+                         for v, _ in self.arguments)
         result_types = ", ".join(v.type for v in results)
         body = "\n".join(self.lines)
         returned = ", ".join(v.name for v in results)

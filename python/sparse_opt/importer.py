@@ -19,6 +19,7 @@ from torch.fx.node import map_aggregate
 
 from .builder import FunctionBuilder
 from .lowerings import LOWERINGS, OPERATOR_NAMES
+from .patterns import smtx
 from .types import FLOAT_TYPES, Unsupported, Value
 
 # Parameters of at most this many elements are spelled into the IR.
@@ -34,6 +35,7 @@ class SparseInput:
     dtype: torch.dtype
     source: tuple
     sparse: bool = True
+    pattern: str = None  # the .smtx file of a parameter's pattern
 
 
 @dataclass
@@ -49,6 +51,7 @@ class ImportedGraph:
     results: list
     output: object
     attributes: dict = field(default_factory=dict)
+    files: dict = field(default_factory=dict)  # name -> text, beside the MLIR
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,7 @@ class GraphImporter:
         self.gm = gm
         self.builder = FunctionBuilder(name)
         self.attributes = {}
+        self.files = {}
         self._attribute_values = {}
 
     def attribute(self, qualname, tensor):
@@ -126,7 +130,9 @@ class GraphImporter:
         if tensor is None:
             value = None
         elif tensor.layout == torch.sparse_csr:
-            value = SparseInput(tuple(tensor.shape), tensor.dtype, ("attr", qualname))
+            name, text = smtx(tensor)
+            self.files[name] = text
+            value = SparseInput(tuple(tensor.shape), tensor.dtype, ("attr", qualname), pattern=name)
         elif tensor.numel() <= CONSTANT_ELEMENTS and tensor.dtype in FLOAT_TYPES and tensor.dim() > 0:
             value = self.builder.dense_constant(tensor.detach().cpu())
         else:
@@ -143,7 +149,13 @@ class GraphImporter:
         if example.layout == torch.sparse_csr:
             if example.dim() != 2:
                 raise Unsupported("a batched CSR tensor")
-            return SparseInput(tuple(example.shape), example.dtype, ("input", index))
+            pattern = None
+            if isinstance(example, nn.Parameter) and not isinstance(
+                    example, torch._subclasses.FakeTensor):
+                # A parameter's pattern is fixed: compile for it.
+                pattern, text = smtx(example)
+                self.files[pattern] = text
+            return SparseInput(tuple(example.shape), example.dtype, ("input", index), pattern=pattern)
         if example.layout != torch.strided:
             raise Unsupported(f"an input of layout {example.layout}")
         return self.builder.argument(example.shape, example.dtype, ("input", index))
@@ -152,6 +164,8 @@ class GraphImporter:
         """`node`'s value: Values for tensors, Python values otherwise."""
         meta_fn = node.target
         name = canonical_name(node)
+        if node.op == "call_module" and node.target == "_guards_fn":
+            return None  # torch.export's checks of the inputs: nothing to compute
         if node.op == "call_module":
             module = self.gm.get_submodule(node.target)
             name, meta_fn, operands, kwargs = _module_call(module)
@@ -214,7 +228,8 @@ class GraphImporter:
             raise Unsupported("the graph computes no tensor")
         return ImportedGraph(self.builder.name, self.builder.text(results),
                              [(v.layout, source) for v, source in self.builder.arguments],
-                             [(v.shape, v.dtype) for v in results], structure, self.attributes)
+                             [(v.shape, v.dtype) for v in results], structure, self.attributes,
+                             self.files)
 
 
 def import_graph(gm, inputs, name="graph"):

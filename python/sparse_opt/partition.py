@@ -18,6 +18,24 @@ LAYOUT_ONLY = {"view", "reshape", "_unsafe_view", "flatten", "unflatten", "unsqu
                "swapaxes", "expand_as", "view_as", "alias"}
 
 
+def _hint(x):
+    """A symbolic size as the value it had when Dynamo traced: whether a
+    node is supported does not depend on it (each call compiles for its
+    own sizes)."""
+    if isinstance(x, torch.SymInt):
+        return x.node.hint if x.node.has_hint() else None
+    if isinstance(x, (torch.SymFloat, torch.SymBool)):
+        return None
+    return x
+
+
+def _shape(meta):
+    shape = tuple(_hint(d) for d in meta.shape)
+    if None in shape:
+        raise Unsupported("a size without an example value")
+    return shape
+
+
 def _operand_from_meta(importer, node, index):
     """A value standing for `node`'s result when a consumer is tried on
     its own."""
@@ -29,14 +47,14 @@ def _operand_from_meta(importer, node, index):
     meta = node_meta(node)
     if isinstance(meta, torch.Tensor):
         if meta.layout == torch.sparse_csr:
-            return SparseInput(tuple(meta.shape), meta.dtype, ("input", index))
-        return importer.builder.argument(meta.shape, meta.dtype, ("input", index))
+            return SparseInput(_shape(meta), meta.dtype, ("input", index))
+        return importer.builder.argument(_shape(meta), meta.dtype, ("input", index))
     if isinstance(meta, (tuple, list)):
-        return type(meta)(importer.builder.argument(m.shape, m.dtype, ("input", index))
-                          if isinstance(m, torch.Tensor) else m for m in meta)
+        return type(meta)(importer.builder.argument(_shape(m), m.dtype, ("input", index))
+                          if isinstance(m, torch.Tensor) else _hint(m) for m in meta)
     if meta is None:
         raise Unsupported(f"no shape known for {node.name}")
-    return meta
+    return _hint(meta)
 
 
 class SoptSupport(OperatorSupportBase):
@@ -73,8 +91,8 @@ class SoptSupport(OperatorSupportBase):
 def partition(gm, example_inputs):
     """`gm` with each compilable part moved into a submodule `sopt_<i>`;
     returns the graph, the submodule names and the fallback report."""
-    if any(node_meta(n) is None for n in gm.graph.nodes if n.op in ("placeholder", "call_function",
-                                                                    "call_method", "call_module")):
+    if any(node_meta(n) is None and n.users for n in gm.graph.nodes
+           if n.op in ("placeholder", "call_function", "call_method", "call_module")):
         from torch.fx.passes.fake_tensor_prop import FakeTensorProp
         FakeTensorProp(gm).propagate(*example_inputs)
     support = SoptSupport(gm)

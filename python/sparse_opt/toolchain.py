@@ -152,9 +152,11 @@ def _write_atomically(path, text):
     os.replace(tmp, path)
 
 
-def generate_cuda(mlir, name, options=()):
+def generate_cuda(mlir, name, options=(), files=None):
     """The cache entry holding `mlir` compiled to CUDA; runs sparse-opt
-    unless the entry already holds CUDA from the same compiler."""
+    unless the entry already holds CUDA from the same compiler. `files`
+    (name -> text: sparsity patterns the MLIR names, content-hashed) are
+    written beside it."""
     options = [f"--sm-count={sm_count()}", *options]
     key = hashlib.sha256("\0".join([mlir, *options]).encode()).hexdigest()[:32]
     entry = cache_dir() / key
@@ -173,6 +175,8 @@ def generate_cuda(mlir, name, options=()):
         raise ToolchainError("sparse-opt not found (set SPARSE_OPT_BIN or put it on PATH), "
                              f"and the cache {entry} holds no CUDA for this graph")
     _write_atomically(entry / "graph.mlir", mlir)
+    for file_name, text in (files or {}).items():
+        _write_atomically(entry / file_name, text)
     with tempfile.TemporaryDirectory(dir=entry) as tmp:
         out = Path(tmp) / f"{name}.cu"
         COUNTS["sparse-opt"] += 1

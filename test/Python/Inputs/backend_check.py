@@ -5,6 +5,7 @@ fresh random tensors, and the error is ||out - ref|| / ||ref|| against the
 module run in float64 on the CPU. Then the same models compile again in a
 fresh torch.compile: nothing may run sparse-opt or nvcc.
 
+With --once only the first pass runs (what compute-sanitizer is given).
 With --prepare (a machine with sparse-opt but no GPU) the same graphs run
 on the CPU and are compiled into $SPARSE_OPT_CACHE_DIR, which a GPU
 machine without LLVM then uses."""
@@ -71,6 +72,60 @@ def run_models(tag):
                 check(f"{tag} {name} {str(dtype)[6:]} {shape}", out, ref, dtype)
 
 
+class PrunedMlp(torch.nn.Module):
+    """Two linear layers with CSR weights (90 % of the entries pruned)."""
+
+    def __init__(self, dtype, width=256, hidden=512):
+        super().__init__()
+        self.w1 = torch.nn.Parameter(csr(hidden, width, 0.1, dtype), requires_grad=False)
+        # Drawn on the CPU: the patterns (compiled in) must be the same
+        # wherever the cache was prepared.
+        self.b1 = torch.nn.Parameter(torch.randn(hidden, dtype=dtype).to(DEVICE), requires_grad=False)
+        self.w2 = torch.nn.Parameter(csr(width, hidden, 0.1, dtype), requires_grad=False)
+
+    def forward(self, x):
+        return torch.nn.functional.linear(torch.relu(torch.nn.functional.linear(x, self.w1, self.b1)),
+                                          self.w2) + x
+
+    def reference(self, x):
+        h = torch.relu(x @ self.w1.cpu().to_dense().double().T + self.b1.cpu().double())
+        return h @ self.w2.cpu().to_dense().double().T + x
+
+
+def run_pruned(tag):
+    """torch.export's route for CSR parameters (torch.compile does not
+    trace them): the patterns are compiled in."""
+    torch.manual_seed(4)
+    for dtype in (torch.float32, torch.float16):
+        model = PrunedMlp(dtype).eval()
+        x = torch.randn(33, 256, dtype=dtype).to(DEVICE)
+        compiled = sparse_opt.compile_exported(torch.export.export(model, (x,)))
+        with torch.no_grad():
+            try:
+                out = compiled(x)
+            except NotImplementedError:  # PyTorch's CPU has no f16 CSR product
+                if not PREPARE:
+                    raise
+                continue
+        check(f"{tag} pruned mlp {str(dtype)[6:]}", out, model.reference(x.cpu().double()), dtype)
+
+
+def run_dynamic(tag):
+    """torch.compile's default: after a second shape Dynamo hands over a
+    graph with symbolic sizes; each shape compiles once."""
+    torch.manual_seed(5)
+    model = Block().eval().to(DEVICE)
+    reference = Block().eval()
+    reference.load_state_dict(model.state_dict())
+    reference = reference.double()
+    compiled = torch.compile(model, backend="sparse_opt")
+    for shape in [(2, 9, 64), (2, 5, 64), (3, 7, 64), (2, 5, 64)]:
+        x = torch.randn(shape)
+        with torch.no_grad():
+            out = compiled(x.to(DEVICE))
+        check(f"{tag} dynamic block {shape}", out, reference(x.double()), torch.float32)
+
+
 def csr(rows, cols, density, dtype, empty_rows=()):
     dense = torch.randn(rows, cols) * (torch.rand(rows, cols) < density)
     for r in empty_rows:
@@ -132,15 +187,20 @@ def run_cuda_graph():
         check("cuda graph mlp f32", out, model.double().cpu()(x.cpu().double()), torch.float32)
 
 
+ONCE = "--once" in sys.argv  # one pass (under compute-sanitizer)
 run_models("first")
 run_ops("first")
+run_pruned("first")
+run_dynamic("first")
 print(f"first pass ran sparse-opt {COUNTS['sparse-opt']} times, nvcc {COUNTS['nvcc']} times", flush=True)
-if not PREPARE:
+if not PREPARE and not ONCE:
     torch._dynamo.reset()
     ops._functions.clear()
     before = dict(COUNTS)
     run_models("again")
     run_ops("again")
+    run_pruned("again")
+    run_dynamic("again")
     again = {k: COUNTS[k] - before[k] for k in COUNTS}
     print(f"second pass ran sparse-opt {again['sparse-opt']} times, nvcc {again['nvcc']} times")
     if any(again.values()):

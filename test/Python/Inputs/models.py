@@ -1,8 +1,10 @@
 """Small PyTorch modules for the importer tests. `models.py NAME MODE`
 prints the sopt MLIR of module NAME as MODE sees it: `export`
 (torch.export, ATen ops), `dynamo` (torch.compile's graph, partitioned:
-the fallback report, then one function per compiled part) or `fx`
-(torch.fx.symbolic_trace, modules as call_module)."""
+the fallback report, then one function per compiled part), `fx`
+(torch.fx.symbolic_trace, modules as call_module) or `unlifted`
+(torch.export's module with its parameters). With `fx` and `unlifted` the
+patterns of CSR parameters are written to the current directory."""
 
 import sys
 
@@ -116,7 +118,13 @@ def main():
         elif mode == "dynamo":
             print_dynamo(model, inputs)
         else:
-            print(sparse_opt.import_graph(torch.fx.symbolic_trace(model), inputs, name).text)
+            graph = (torch.export.export(model, inputs).module() if mode == "unlifted"
+                     else torch.fx.symbolic_trace(model))
+            imported = sparse_opt.import_graph(graph, inputs, name)
+            for file_name, text in imported.files.items():
+                with open(file_name, "w") as f:
+                    f.write(text)
+            print(imported.text)
 
 
 if __name__ == "__main__":
