@@ -7,11 +7,20 @@ from .importer import ImportedGraph, import_graph, import_program
 from .types import Unsupported
 from . import ops  # registers torch.ops.sparse_opt.spmm and sddmm
 
-try:
-    from torch._dynamo import register_backend as _register
 
-    _register(sparse_opt_backend, name="sparse_opt")
-except Exception:  # already registered through the entry point
-    pass
+def _register_backend():
+    """`torch.compile(backend="sparse_opt")`: an installed package names the
+    backend through its entry point (Dynamo loads it on first use); from
+    a source tree on PYTHONPATH it is registered here."""
+    from importlib.metadata import entry_points
+
+    from torch._dynamo.backends.registry import _COMPILER_FNS, register_backend
+
+    installed = any(e.name == "sparse_opt" for e in entry_points(group="torch_dynamo_backends"))
+    if not installed and "sparse_opt" not in _COMPILER_FNS:
+        register_backend(sparse_opt_backend, name="sparse_opt")
+
+
+_register_backend()
 
 __all__ = ["ImportedGraph", "compile_exported", "Unsupported", "import_graph", "import_program", "sparse_opt_backend"]

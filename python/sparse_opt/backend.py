@@ -33,6 +33,12 @@ def _signature(args):
     return tuple(of(a) for a in args)
 
 
+def _first_error(err):
+    """The line that says what went wrong (a compiler's `error:` line)."""
+    lines = str(err).splitlines()
+    return next((line.strip() for line in lines if "error:" in line), lines[0] if lines else "")
+
+
 class CompiledSubgraph(torch.nn.Module):
     """A partition: compiled per input signature, called through the C ABI."""
 
@@ -59,7 +65,7 @@ class CompiledSubgraph(torch.nn.Module):
                 try:
                     self._compile(args)
                 except (Unsupported, ToolchainError) as err:
-                    log(f"{self.name} would run in PyTorch: {str(err).splitlines()[-1]}")
+                    log(f"{self.name} would run in PyTorch: {_first_error(err)}")
             return self.gm(*args)
         key = _signature(args)
         if key not in self.compiled:
@@ -68,7 +74,7 @@ class CompiledSubgraph(torch.nn.Module):
                 self.compiled[key] = CompiledGraph(imported, library)
             except (Unsupported, ToolchainError) as err:
                 # What the compiler refuses runs in PyTorch, said once.
-                log(f"{self.name} runs in PyTorch: {str(err).splitlines()[-1]}")
+                log(f"{self.name} runs in PyTorch: {_first_error(err)}")
                 self.compiled[key] = None
         compiled = self.compiled[key]
         return compiled(args) if compiled else self.gm(*args)
