@@ -150,7 +150,8 @@ if gpus >= 2:
 
 # --- PyTorch (python/sparse_opt) -------------------------------------------
 # `torch`: a Python that imports torch: $SOPT_TORCH_PYTHON, the venv that
-# utils/dev.sh installs into the build tree, or python3. %torch_python runs
+# utils/dev.sh installs into the build tree, or python3; `transformers`: it
+# imports transformers too (BERT and GPT-2 blocks). %torch_python runs
 # it with the package on its path, this build's sparse-opt and a cache of
 # compiled graphs inside the test tree.
 def find_torch_python():
@@ -175,3 +176,6 @@ if torch_python:
     config.environment["SPARSE_OPT_CACHE_DIR"] = os.path.join(config.test_exec_root, "torch-cache")
     config.environment["SPARSE_OPT_INCLUDE"] = os.path.join(config.sopt_src_root, "include")
     config.substitutions.append(("%torch_python", torch_python))
+    if subprocess.run([torch_python, "-c", "import transformers"], capture_output=True,
+                      timeout=120).returncode == 0:
+        config.available_features.add("transformers")

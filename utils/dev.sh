@@ -70,15 +70,17 @@ configure_and_build_sanitized() {
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-# The PyTorch front end's tests (test/Python, lit feature `torch`) need
-# torch: a venv in the build tree, from the package index, once.
+# The PyTorch front end's tests (test/Python, lit features `torch` and
+# `transformers`) need them: a venv in the build tree, from the package
+# index, once.
 ensure_torch() {
   [ "${SPARSE_OPT_TORCH:-1}" = 0 ] && return 0
   local venv=$build/torch-venv
   "$venv/bin/python3" -c 'import torch' 2>/dev/null && return 0
   log "installing PyTorch into $venv"
   /usr/bin/python3 -m venv "$venv"
-  "$venv/bin/pip" install -q "torch==${SPARSE_OPT_TORCH_VERSION:-2.11.*}" numpy
+  "$venv/bin/pip" install -q "torch==${SPARSE_OPT_TORCH_VERSION:-2.11.*}" numpy \
+    "transformers==${SPARSE_OPT_TRANSFORMERS_VERSION:-5.24.*}"
 }
 
 configure_and_build() {
