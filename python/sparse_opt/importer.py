@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from torch.fx.node import map_aggregate
 
 from .builder import FunctionBuilder
-from .lowerings import LOWERINGS, OPERATOR_NAMES
+from .lowerings import BOOLEAN_RESULTS, LOWERINGS, OPERATOR_NAMES
 from .patterns import smtx
 from .types import FLOAT_TYPES, Unsupported, Value
 
@@ -185,7 +185,8 @@ class GraphImporter:
             return out  # sizes, shapes, dims: Python values
         if name not in LOWERINGS:
             raise Unsupported(f"no sopt lowering for {name}")
-        if isinstance(out, torch.Tensor) and out.dtype not in FLOAT_TYPES and name != "getitem":
+        if (isinstance(out, torch.Tensor) and out.dtype not in FLOAT_TYPES
+                and name != "getitem" and name not in BOOLEAN_RESULTS):
             raise Unsupported(f"{name} producing {out.dtype}")
         return LOWERINGS[name](self.builder, out, *args, **kwargs)
 

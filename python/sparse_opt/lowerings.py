@@ -70,7 +70,60 @@ lowering("minimum", "fmin")(_binary("min"))
 
 @lowering("rsub", "__rsub__")
 def _rsub(b, out, lhs, rhs, alpha=1):
-    return _binary("sub")(b, out, rhs, lhs * alpha if alpha != 1 else lhs)
+    # rhs - alpha * lhs
+    return _binary("sub")(b, out, rhs, lhs, alpha=alpha)
+
+
+# --- comparisons and choices ------------------------------------------------
+
+# Lowerings whose result is boolean (the importer otherwise wants floats).
+BOOLEAN_RESULTS = set()
+
+
+def _compare(direction):
+    def lower(b, out, lhs, rhs):
+        # Compared in the operands' promoted type, which must be a float.
+        dtype = torch.result_type(*(torch.empty((), dtype=x.dtype) if isinstance(x, Value) else x
+                                    for x in (lhs, rhs)))
+        if dtype not in FLOAT_TYPES:
+            raise Unsupported(f"a comparison of {dtype} values")
+        like = torch.empty(out.shape, dtype=dtype, device="meta")
+        left, right = _operand(b, lhs, like), _operand(b, rhs, like)
+        return b.emit(f"sopt.compare {direction}, {left.name}, {right.name} : {left.type}",
+                      out.shape, torch.bool)
+    return lower
+
+
+for _name, _direction in [("eq", "eq"), ("ne", "ne"), ("lt", "lt"), ("le", "le"), ("gt", "gt"),
+                          ("ge", "ge"), ("__eq__", "eq"), ("__ne__", "ne"), ("__lt__", "lt"),
+                          ("__le__", "le"), ("__gt__", "gt"), ("__ge__", "ge")]:
+    lowering(_name)(_compare(_direction))
+    BOOLEAN_RESULTS.add(_name)
+
+
+def _condition(b, condition, shape):
+    if not isinstance(condition, Value) or condition.dtype != torch.bool:
+        raise Unsupported("a condition that is not a boolean tensor")
+    return b.broadcast(condition, shape)
+
+
+def _select(b, out, condition, on_true, on_false):
+    _float_out(out, "a choice")
+    c = _condition(b, condition, out.shape)
+    t, f = _operand(b, on_true, out), _operand(b, on_false, out)
+    return b.emit(f"sopt.select {c.name}, {t.name}, {f.name} : {t.type}", out.shape, out.dtype)
+
+
+@lowering("where")
+def _where(b, out, condition, input=None, other=None):
+    if input is None:
+        raise Unsupported("where(condition) (indices)")
+    return _select(b, out, condition, input, other)
+
+
+@lowering("masked_fill")
+def _masked_fill(b, out, input, mask, value):
+    return _select(b, out, mask, value, input)
 
 
 @lowering("div", "truediv", "itruediv", "__truediv__", "true_divide")
@@ -390,5 +443,6 @@ OPERATOR_NAMES = {
     operator.add: "add", operator.iadd: "add", operator.sub: "sub", operator.isub: "sub",
     operator.mul: "mul", operator.imul: "mul", operator.truediv: "truediv",
     operator.itruediv: "truediv", operator.neg: "neg", operator.pow: "pow",
-    operator.matmul: "matmul", operator.getitem: "getitem",
+    operator.matmul: "matmul", operator.getitem: "getitem", operator.eq: "eq",
+    operator.ne: "ne", operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
 }

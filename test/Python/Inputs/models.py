@@ -64,6 +64,15 @@ class Heads(nn.Module):
         return p, m, x.softmax(dim=1), r.to(torch.float16)
 
 
+class Masks(nn.Module):
+    """Comparisons, where, masked_fill, rsub."""
+
+    def forward(self, x, y):
+        keep = x > 0.5
+        z = torch.where(keep, x, y * 0.1)
+        return z.masked_fill(y <= x, -1e4), torch.rsub(x, y, alpha=2)
+
+
 class Fallback(nn.Module):
     """cumsum and indexing have no sopt op: they run in PyTorch."""
 
@@ -90,6 +99,7 @@ MODELS = {
     "mlp": (Mlp, lambda: (torch.randn(2, 7, 64),)),
     "block": (Block, lambda: (torch.randn(2, 9, 64),)),
     "heads": (Heads, lambda: (torch.randn(3, 5, 33),)),
+    "masks": (Masks, lambda: (torch.randn(4, 6), torch.randn(6))),
     "fallback": (Fallback, lambda: (torch.randn(4, 6),)),
     "pruned": (PrunedLinear, lambda: (torch.randn(5, 40),)),
 }
