@@ -5,7 +5,7 @@ sopt MLIR), the `sparse_opt` torch.compile backend, and the
 from .backend import compile_exported, sparse_opt_backend
 from .importer import ImportedGraph, import_graph, import_program
 from .types import Unsupported
-from . import ops  # registers torch.ops.sparse_opt.spmm and sddmm
+from . import ops  # noqa: F401  (registers torch.ops.sparse_opt.spmm and sddmm)
 
 
 def _register_backend():

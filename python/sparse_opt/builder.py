@@ -3,8 +3,6 @@ shape-changing helpers every lowering needs (broadcast, cast, reshape)."""
 
 import math
 
-import torch
-
 from .types import CSC, CSR, FLOAT_TYPES, Unsupported, Value, element_type, scalar_literal
 
 

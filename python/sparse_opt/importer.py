@@ -124,24 +124,24 @@ class GraphImporter:
         self._attribute_values = {}
 
     def attribute(self, qualname, tensor):
-        """A parameter or buffer of the module as an operand."""
-        if qualname in self._attribute_values:
-            return self._attribute_values[qualname]
+        """A parameter or buffer of the module as an operand: a constant
+        when tiny, else an argument the call passes (`attributes`)."""
+        if qualname not in self._attribute_values:
+            self._attribute_values[qualname] = self._attribute_operand(qualname, tensor)
+        return self._attribute_values[qualname]
+
+    def _attribute_operand(self, qualname, tensor):
         if tensor is None:
-            value = None
-        elif tensor.layout == torch.sparse_csr:
+            return None
+        if (tensor.layout == torch.strided and tensor.dtype in FLOAT_TYPES
+                and 0 < tensor.dim() and tensor.numel() <= CONSTANT_ELEMENTS):
+            return self.builder.dense_constant(tensor.detach().cpu())
+        self.attributes[qualname] = tensor
+        if tensor.layout == torch.sparse_csr:
             name, text = smtx(tensor)
             self.files[name] = text
-            value = SparseInput(tuple(tensor.shape), tensor.dtype, ("attr", qualname), pattern=name)
-        elif tensor.numel() <= CONSTANT_ELEMENTS and tensor.dtype in FLOAT_TYPES and tensor.dim() > 0:
-            value = self.builder.dense_constant(tensor.detach().cpu())
-        else:
-            value = self.builder.argument(tensor.shape, tensor.dtype, ("attr", qualname))
-        if value is not None and not isinstance(value, Value) or (
-                isinstance(value, Value) and value.name.startswith("%arg")):
-            self.attributes[qualname] = tensor
-        self._attribute_values[qualname] = value
-        return value
+            return SparseInput(tuple(tensor.shape), tensor.dtype, ("attr", qualname), pattern=name)
+        return self.builder.argument(tensor.shape, tensor.dtype, ("attr", qualname))
 
     def placeholder(self, index, example):
         if not isinstance(example, torch.Tensor):
