@@ -19,7 +19,6 @@ from .toolchain import ToolchainError, build_library, generate_cuda, log, prepar
 from .types import Unsupported
 
 
-
 def _signature(args):
     """What a compiled library depends on: shapes, types, and the pattern of
     a CSR parameter (compiled in; a parameter's arrays are fixed)."""
