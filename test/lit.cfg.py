@@ -147,3 +147,35 @@ if gpus >= 1:
     config.available_features.add("cuda-gpu")
 if gpus >= 2:
     config.available_features.add("cuda-multi-gpu")
+
+# --- PyTorch (python/sparse_opt) -------------------------------------------
+# `torch`: a Python that imports torch: $SOPT_TORCH_PYTHON, the venv that
+# utils/dev.sh installs into the build tree, or python3; `transformers`: it
+# imports transformers too (BERT and GPT-2 blocks). %torch_python runs
+# it with the package on its path, this build's sparse-opt and a cache of
+# compiled graphs inside the test tree.
+def find_torch_python():
+    candidates = [os.environ.get("SOPT_TORCH_PYTHON"),
+                  os.path.join(config.sopt_obj_root, "torch-venv", "bin", "python3"),
+                  shutil.which("python3")]
+    for python in filter(None, candidates):
+        try:
+            if subprocess.run([python, "-c", "import torch"], capture_output=True,
+                              timeout=120).returncode == 0:
+                return python
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return None
+
+
+torch_python = find_torch_python()
+if torch_python:
+    config.available_features.add("torch")
+    config.environment["PYTHONPATH"] = os.path.join(config.sopt_src_root, "python")
+    config.environment["SPARSE_OPT_BIN"] = os.path.join(config.sopt_tools_dir, "sparse-opt")
+    config.environment["SPARSE_OPT_CACHE_DIR"] = os.path.join(config.test_exec_root, "torch-cache")
+    config.environment["SPARSE_OPT_INCLUDE"] = os.path.join(config.sopt_src_root, "include")
+    config.substitutions.append(("%torch_python", torch_python))
+    if subprocess.run([torch_python, "-c", "import transformers"], capture_output=True,
+                      timeout=120).returncode == 0:
+        config.available_features.add("transformers")

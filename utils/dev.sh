@@ -14,13 +14,14 @@
 #                                edits of prepared IR
 #
 # Environment: SPARSE_OPT_BUILD_DIR (default ./build), SPARSE_OPT_FUZZ_BUILD_DIR
-# (default ./build-fuzz, for sanitize and fuzz), SPARSE_OPT_JOBS.
+# (default ./build-fuzz, for sanitize and fuzz), SPARSE_OPT_JOBS,
+# SPARSE_OPT_TORCH=0 (check leaves PyTorch out: test/Python is UNSUPPORTED).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SPARSE_OPT_BUILD_DIR:-$root/build}
 llvm_version=22
-packages=(cmake ninja-build g++ python3 llvm-$llvm_version-dev
+packages=(cmake ninja-build g++ python3 python3-venv llvm-$llvm_version-dev
           libmlir-$llvm_version-dev mlir-$llvm_version-tools
           llvm-$llvm_version-tools)
 
@@ -69,6 +70,19 @@ configure_and_build_sanitized() {
 # every UBSan report stops the process with a stack.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+# The PyTorch front end's tests (test/Python, lit features `torch` and
+# `transformers`) need them: a venv in the build tree, from the package
+# index, once.
+ensure_torch() {
+  [ "${SPARSE_OPT_TORCH:-1}" = 0 ] && return 0
+  local venv=$build/torch-venv
+  "$venv/bin/python3" -c 'import torch' 2>/dev/null && return 0
+  log "installing PyTorch into $venv"
+  /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "torch==${SPARSE_OPT_TORCH_VERSION:-2.11.*}" numpy \
+    "transformers==${SPARSE_OPT_TRANSFORMERS_VERSION:-5.24.*}"
+}
 
 configure_and_build() {
   local mlir_dir=/usr/lib/llvm-$llvm_version/lib/cmake/mlir
@@ -120,6 +134,7 @@ case "$command" in
   check)
     ensure_packages
     configure_and_build
+    ensure_torch
     log "running the test suite"
     cmake --build "$build" --target check-sparse-opt
     ;;
