@@ -1,0 +1,137 @@
+// The CUDA sparse-opt emits for sparse attention graphs
+// (Inputs/sparse_attention_graph.mlir) against a float64 reference: the
+// SDDMM -> scale -> stored-entries softmax -> SpMM chain in f32 on a pattern
+// with empty rows and a full (hub) row, then with no entries at all; and
+// sopt.sparse_attention over 2 x 4 heads in bf16. Pattern values multiply
+// the scores (the SDDMM's semantics); a row without entries gives 0.
+// Outputs are NaN-poisoned first.
+//
+// REQUIRES: cuda-gpu
+// RUN: %gpu_bin/sparse_attention_graph | FileCheck %s
+// CHECK-NOT: FAIL
+// CHECK: PASSED: 0 failure(s)
+
+#include "Harness.h"
+#include "sparse_attention_graph.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+using namespace harness;
+
+namespace {
+
+/// A CSR pattern of rows x cols: every 7th row empty, row 3 full, the others
+/// about `density` full; values (which scale the scores) in [0.5, 1.5).
+template <typename T> struct Pattern {
+  std::vector<int32_t> positions{0}, coordinates;
+  std::vector<T> values;
+  std::vector<double> exact; // the values as stored, widened
+  Pattern(int rows, int cols, double density) {
+    std::uniform_real_distribution<double> u(0, 1), v(0.5, 1.5);
+    for (int r = 0; r < rows; ++r) {
+      for (int c = 0; c < cols; ++c)
+        if (density > 0 && r % 7 != 6 && (r == 3 || u(rng()) < density)) {
+          coordinates.push_back(c);
+          values.push_back(fromDouble<T>(v(rng())));
+          exact.push_back(toDouble(values.back()));
+        }
+      positions.push_back(int32_t(coordinates.size()));
+    }
+  }
+};
+
+template <typename T> T *upload(const std::vector<T> &host) {
+  T *device = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, std::max<size_t>(host.size(), 1) * sizeof(T)));
+  CHECK_CUDA(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+
+/// out[h] = softmax over row r's entries of scale * value * q_r·k_c, times V.
+template <typename T>
+std::vector<double> reference(const Pattern<T> &s, const Tensor<T> &q, const Tensor<T> &k,
+                              const Tensor<T> &v, int heads, int rows, int cols, int d, int dv,
+                              double scale) {
+  std::vector<double> out(size_t(heads) * rows * dv, 0.0);
+  for (int h = 0; h < heads; ++h)
+    for (int r = 0; r < rows; ++r) {
+      const int begin = s.positions[r], end = s.positions[r + 1];
+      if (begin == end)
+        continue;
+      std::vector<double> score(end - begin);
+      double largest = -INFINITY;
+      for (int e = begin; e < end; ++e) {
+        double dot = 0;
+        for (int i = 0; i < d; ++i)
+          dot += q.values[(size_t(h) * rows + r) * d + i] *
+                 k.values[(size_t(h) * cols + s.coordinates[e]) * d + i];
+        score[e - begin] = scale * s.exact[e] * dot;
+        largest = std::max(largest, score[e - begin]);
+      }
+      double sum = 0;
+      for (double &x : score)
+        sum += (x = std::exp(x - largest));
+      for (int e = begin; e < end; ++e)
+        for (int j = 0; j < dv; ++j)
+          out[(size_t(h) * rows + r) * dv + j] +=
+              score[e - begin] / sum * v.values[(size_t(h) * cols + s.coordinates[e]) * dv + j];
+    }
+  return out;
+}
+
+void chainF32(Report &report, double density) {
+  const int rows = 101, cols = 299, d = 64, dv = 32;
+  Pattern<float> s(rows, cols, density);
+  Tensor<float> q(size_t(rows) * d), k(size_t(cols) * d), v(size_t(cols) * dv),
+      out(size_t(rows) * dv);
+  q.randomize();
+  k.randomize();
+  v.randomize();
+  out.poison();
+  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
+  float *values = upload(s.values);
+  launch(chain_f32, q.device, k.device, positions, coordinates, values,
+         int64_t(s.values.size()), v.device, out.device);
+  out.download();
+  report.check("chain_f32 101x299 d 64/32 nnz=" + std::to_string(s.values.size()),
+               relativeError(out.values, reference(s, q, k, v, 1, rows, cols, d, dv, 0.125)),
+               1e-5);
+  cudaFree(positions);
+  cudaFree(coordinates);
+  cudaFree(values);
+}
+
+void headsBf16(Report &report) {
+  const int heads = 8, n = 256, d = 64;
+  Pattern<__nv_bfloat16> s(n, n, 0.05);
+  Tensor<__nv_bfloat16> q(size_t(heads) * n * d), k(size_t(heads) * n * d),
+      v(size_t(heads) * n * d), out(size_t(heads) * n * d);
+  q.randomize();
+  k.randomize();
+  v.randomize();
+  out.poison();
+  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
+  __nv_bfloat16 *values = upload(s.values);
+  launch(heads_bf16, q.device, k.device, v.device, positions, coordinates, values,
+         int64_t(s.values.size()), out.device);
+  out.download();
+  // bf16 output: 8 bits of mantissa.
+  report.check("heads_bf16 2x4 heads 256x256 d 64",
+               relativeError(out.values, reference(s, q, k, v, heads, n, n, d, d, 0.125)),
+               1e-2);
+  cudaFree(positions);
+  cudaFree(coordinates);
+  cudaFree(values);
+}
+
+} // namespace
+
+int main() {
+  Report report;
+  chainF32(report, 0.05);
+  chainF32(report, 0.0); // nnz = 0: every output 0
+  headsBf16(report);
+  return report.exitCode();
+}
