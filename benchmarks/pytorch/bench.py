@@ -306,8 +306,11 @@ def main():
     parser.add_argument("--families", default=",".join(FAMILIES))
     args = parser.parse_args()
     failures = []
-    os.makedirs(args.out, exist_ok=True)
-    path = os.path.join(args.out, "pytorch.csv")
+    if PREPARE:
+        path = os.devnull  # nothing is measured
+    else:
+        os.makedirs(args.out, exist_ok=True)
+        path = os.path.join(args.out, "pytorch.csv")
     if not PREPARE:
         props = torch.cuda.get_device_properties(0)
         print(f"device {props.name} ({props.multi_processor_count} SMs), torch {torch.__version__}, "
