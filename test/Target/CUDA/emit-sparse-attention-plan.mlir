@@ -7,6 +7,14 @@
 // RUN: FileCheck %s --check-prefix=MLIR < %t/plan.mlir
 // RUN: sparse-opt %t/plan.mlir --skip-pipeline --emit=cuda -o %t/again/plan.cu
 // RUN: diff %t/first/plan.cu %t/again/plan.cu
+// Likewise for a plan held as a dense_resource blob (512 unsplit rows).
+// RUN: sparse-opt %S/../../GPU/SparseAttention/Inputs/sparse_attention_graph.mlir --emit=cuda -o %t/first/graph.cu
+// RUN: sparse-opt %S/../../GPU/SparseAttention/Inputs/sparse_attention_graph.mlir --emit=mlir -o %t/graph.mlir
+// RUN: FileCheck %s --check-prefix=BLOB < %t/graph.mlir
+// RUN: sparse-opt %t/graph.mlir --skip-pipeline --emit=cuda -o %t/again/graph.cu
+// RUN: diff %t/first/graph.cu %t/again/graph.cu
+// BLOB: split_rows = dense<[0, 17, 258, 400, 516]> : tensor<5xi32>, unsplit_rows = dense_resource<hubs_f32_sparse_attention0_unsplit_rows> : tensor<512xi32>
+// BLOB: hubs_f32_sparse_attention0_unsplit_rows: "0x04000000
 
 #CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
 
