@@ -665,7 +665,7 @@ def SOpt_PatternTablesOp : Op<SOpt_Dialect, "pattern_tables",
   let description = [{
     What `sopt-prepare-sparse-emission` prepares, once, from the pattern file
     (`sopt.sparsity_pattern`) of one scheduled `sopt.spmm` or `sopt.sddmm`,
-    which names it with `sopt.pattern_tables = @name`. Every table is a 1-D
+    or of a `sopt.sparse_attention`, which names it with `sopt.pattern_tables = @name`. Every table is a 1-D
     `i32` tensor (`dense<...>`, or `dense_resource<...>` above the pass's
     inline limit) describing the CSR matrix the kernel runs on: the file's
     pattern (`pattern`, the resolved path), transposed for a dense × CSR
@@ -688,6 +688,14 @@ def SOpt_PatternTablesOp : Op<SOpt_Dialect, "pattern_tables",
       `transpose_permutation`: the matrix in CSR (the file transposed,
       `sopt_csr_transpose`) and, for each of its entries, the file's entry
       it comes from; each call permutes the caller's values.
+    - `split_length`, `split_rows`, `unsplit_rows`: the row plan of a
+      `sopt.sparse_attention` (`planSparseAttentionRows`,
+      `Runtime/Kernels/SparseAttentionPlan.h`): the rows longer than
+      `split_length` entries, longest first, each split across a block;
+      and the other rows in the order the lane groups take them (absent
+      when no row is split and all run in order). An empty `split_rows`
+      records that the pattern has no long row (the launch then passes the
+      empty plan).
 
     ```mlir
     sopt.pattern_tables @linear_spmm0 of "/data/w.smtx" {cols = 6 : i64,
@@ -707,7 +715,10 @@ def SOpt_PatternTablesOp : Op<SOpt_Dialect, "pattern_tables",
                        OptionalAttr<ElementsAttr>:$positions,
                        OptionalAttr<ElementsAttr>:$transpose_positions,
                        OptionalAttr<ElementsAttr>:$transpose_coordinates,
-                       OptionalAttr<ElementsAttr>:$transpose_permutation);
+                       OptionalAttr<ElementsAttr>:$transpose_permutation,
+                       OptionalAttr<I64Attr>:$split_length,
+                       OptionalAttr<ElementsAttr>:$split_rows,
+                       OptionalAttr<ElementsAttr>:$unsplit_rows);
   let assemblyFormat = "$sym_name `of` $pattern (`transposed` $transposed^)? attr-dict";
   let hasVerifier = 1;
 }

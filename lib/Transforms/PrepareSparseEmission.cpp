@@ -4,7 +4,8 @@
 // the IR: its transposes, workspaces and amended schedule as a
 // #sopt.sparse_launch, and the tables its launch reads (row orders, row
 // segments, column windows, occupied blocks, rows' positions, a transpose),
-// prepared from its sopt.sparsity_pattern file, in a sopt.pattern_tables op.
+// prepared from its sopt.sparsity_pattern file, in a sopt.pattern_tables op;
+// likewise a sparse attention's row plan (the rows split across a block).
 // The CUDA emitter then only prints them.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,7 @@
 #include "sparse-opt/Dialect/SOpt/SparseFormat.h"
 #include "sparse-opt/Dialect/SOpt/SparseScheduleAttrs.h"
 #include "sparse-opt/Runtime/Pattern/CsrTranspose.h"
+#include "sparse-opt/Runtime/Kernels/SparseAttentionPlan.h"
 #include "sparse-opt/Runtime/Pattern/RowOrder.h"
 #include "sparse-opt/Transforms/Passes.h"
 
@@ -83,7 +85,7 @@ struct PrepareSparseEmissionPass
     for (auto fn : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
       unsigned index = 0;
       fn.walk([&](Operation *op) {
-        if (!isa<SpmmOp, SddmmOp>(op))
+        if (!isa<SpmmOp, SddmmOp, SparseAttentionOp>(op))
           return;
         std::string name = (fn.getName() + "_" + op->getName().stripDialect() +
                             std::to_string(index++))
@@ -101,17 +103,24 @@ struct PrepareSparseEmissionPass
   /// the module) if it reads any.
   LogicalResult prepare(Operation *op, func::FuncOp fn, StringRef name,
                         SymbolTable &symbols) {
+    Builder b(op->getContext());
+    OperationState state(op->getLoc(), PatternTablesOp::getOperationName());
+    tablesName = name.str();
+    addedTable = false;
+    if (auto attention = dyn_cast<SparseAttentionOp>(op)) {
+      if (op->hasAttr(attr::kPatternTables) || !hasIndexWidths32(attention.getPattern()))
+        return success();
+      if (failed(attentionPlan(attention, patternFile(attention.getPattern()), b, state)))
+        return failure();
+      return addTables(op, fn, name, symbols, b, state);
+    }
     if (op->hasAttr(attr::kSparseLaunch))
       return success();
     Value sparse = getScheduledSparseOperand(op);
     if (!sparse || !hasIndexWidths32(sparse))
       return success();
-    Builder b(op->getContext());
-    OperationState state(op->getLoc(), PatternTablesOp::getOperationName());
     const std::string path = patternFile(sparse);
     FailureOr<SparseLaunchAttr> launch = failure();
-    tablesName = name.str();
-    addedTable = false;
     if (auto spmm = dyn_cast<SpmmOp>(op)) {
       if (!spmm.getScheduleAttr())
         return success();
@@ -125,6 +134,13 @@ struct PrepareSparseEmissionPass
     if (failed(launch))
       return failure();
     op->setAttr(attr::kSparseLaunch, *launch);
+    return addTables(op, fn, name, symbols, b, state);
+  }
+
+  /// The tables op of `state` (named `name`, before `fn`), named by `op`;
+  /// nothing when no table was added.
+  LogicalResult addTables(Operation *op, func::FuncOp fn, StringRef name,
+                          SymbolTable &symbols, Builder &b, OperationState &state) {
     if (!addedTable)
       return success();
     state.addAttribute(SymbolTable::getSymbolAttrName(), b.getStringAttr(name));
@@ -266,6 +282,27 @@ struct PrepareSparseEmissionPass
       addTable(state, "transpose_permutation", m->permutation, b);
     }
     return launch();
+  }
+
+  /// The row plan of a sparse attention over the pattern of `path` (none
+  /// without one: the launch then runs every row in order), by the
+  /// runtime's own rule.
+  LogicalResult attentionPlan(SparseAttentionOp op, const std::string &path, Builder &b,
+                              OperationState &state) {
+    if (path.empty())
+      return success();
+    const Pattern *m = read(op, op.getPattern(), path, /*transposed=*/false);
+    if (!m)
+      return failure();
+    addHeader(*m, path, false, b, state);
+    const ::sopt::SparseAttentionRowLists plan =
+        ::sopt::planSparseAttentionRows(m->csr().positions, m->csr().rows);
+    state.addAttribute("split_length", b.getI64IntegerAttr(plan.splitLength));
+    // Empty when no row is long: the IR still says the plan was made.
+    addTable(state, "split_rows", plan.longRows, b);
+    if (!plan.shortRows.empty())
+      addTable(state, "unsplit_rows", plan.shortRows, b);
+    return success();
   }
 
   /// The launch of `op`, and its tables in `state`.

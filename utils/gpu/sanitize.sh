@@ -17,6 +17,7 @@ for binary in $(find "$bin_dir" -maxdepth 1 -type f -perm -u+x | sort); do
   case $(basename "$binary") in
     sparse_kernels | capture_first_call) args=("$fusion_pattern") ;;
     dense_sparse | spmv_emitted) args=("$sparse_pattern") ;;
+    sparse_attention_graph) args=("$root/test/GPU/SparseAttention/Inputs/hub_rows.smtx") ;;
     # Its long sequences (4097 x 4097) outlast the timeout under racecheck.
     attention) args=(--small) ;;
     sparse_attention) args=(--small) ;; # the full run's large patterns take minutes there

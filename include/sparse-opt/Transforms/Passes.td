@@ -590,7 +590,11 @@ def PrepareSparseEmission : Pass<"sopt-prepare-sparse-emission", "::mlir::Module
       blocks' column windows, or the occupied blocks and their windows
       where launching only those pays (`dense_blocks`), the rows'
       positions (tiles: each entry's row and the column-panel order are
-      made from them on the device).
+      made from them on the device);
+    - `sopt.sparse_attention` (no schedule needed): its row plan, the rows
+      split across a block and the others' order
+      (`planSparseAttentionRows`, the runtime's rule; `split_rows` empty
+      when no row is long).
 
     The tables go into one `sopt.pattern_tables` op before the function,
     which the product names with `sopt.pattern_tables = @name`; the CUDA

@@ -70,6 +70,41 @@ LogicalResult verifyTable(PatternTablesOp op, StringRef name,
   return success();
 }
 
+/// A sparse attention's row plan: `split_rows` with `split_length`, and
+/// `unsplit_rows` only beside them; every row in at most one table, and in
+/// one when the other rows are listed (the kernel takes each listed row
+/// once).
+LogicalResult verifyRowPlan(PatternTablesOp op) {
+  if (op.getSplitRows().has_value() != op.getSplitLength().has_value())
+    return op.emitOpError("needs 'split_length' with 'split_rows' and only then");
+  if (op.getUnsplitRows() && !op.getSplitRows())
+    return op.emitOpError("needs 'split_rows' with 'unsplit_rows'");
+  if (!op.getSplitRows())
+    return success();
+  if (failed(verifyTable(op, "split_rows", op.getSplitRows(), -1)) ||
+      failed(verifyTable(op, "unsplit_rows", op.getUnsplitRows(), -1)))
+    return failure();
+  const int64_t rows = op.getRows();
+  std::vector<int32_t> split = getTableValues(*op.getSplitRows());
+  std::vector<int32_t> unsplit;
+  if (op.getUnsplitRows())
+    unsplit = getTableValues(*op.getUnsplitRows());
+  else if (!split.empty())
+    return op.emitOpError("splits rows but lists no 'unsplit_rows' for the others");
+  if (op.getUnsplitRows() && int64_t(split.size() + unsplit.size()) != rows)
+    return op.emitOpError("plans ") << split.size() << " split and " << unsplit.size()
+                                    << " unsplit rows, but the pattern has " << rows;
+  std::vector<bool> seen(size_t(rows), false);
+  for (int32_t row : llvm::concat<int32_t>(split, unsplit)) {
+    if (row < 0 || row >= rows)
+      return op.emitOpError("plans row ") << row << ", outside the pattern's " << rows;
+    if (seen[size_t(row)])
+      return op.emitOpError("plans row ") << row << " twice";
+    seen[size_t(row)] = true;
+  }
+  return success();
+}
+
 } // namespace
 
 LogicalResult PatternTablesOp::verify() {
@@ -97,7 +132,7 @@ LogicalResult PatternTablesOp::verify() {
   if (getTransposeCoordinates().has_value() != transpose ||
       getTransposePermutation().has_value() != transpose)
     return emitOpError("needs all three transpose tables or none");
-  return success();
+  return verifyRowPlan(*this);
 }
 
 LogicalResult SparseLaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -124,8 +159,11 @@ LogicalResult sopt::verifySparseEmissionAttribute(Operation *op, NamedAttribute 
   StringAttr name = attribute.getName();
   if (name != attr::kPatternTables && name != attr::kSparseLaunch)
     return success();
-  if (!isa<SpmmOp, SddmmOp>(op))
-    return op->emitOpError("'") << name.getValue() << "' is for a sopt.spmm or sopt.sddmm";
+  const bool attention = isa<SparseAttentionOp>(op);
+  if (!isa<SpmmOp, SddmmOp>(op) && !(attention && name == attr::kPatternTables))
+    return op->emitOpError("'") << name.getValue() << "' is for a sopt.spmm or sopt.sddmm"
+                                << (name == attr::kPatternTables ? " or sopt.sparse_attention"
+                                                                 : "");
   if (name == attr::kSparseLaunch) {
     if (!isa<SparseLaunchAttr>(attribute.getValue()))
       return op->emitOpError("'") << name.getValue() << "' must be a #sopt.sparse_launch";
@@ -134,8 +172,21 @@ LogicalResult sopt::verifySparseEmissionAttribute(Operation *op, NamedAttribute 
   auto ref = dyn_cast<FlatSymbolRefAttr>(attribute.getValue());
   if (!ref)
     return op->emitOpError("'") << name.getValue() << "' must name a sopt.pattern_tables op (@name)";
-  if (!isa_and_nonnull<PatternTablesOp>(SymbolTable::lookupNearestSymbolFrom(op, ref)))
+  auto tables =
+      dyn_cast_or_null<PatternTablesOp>(SymbolTable::lookupNearestSymbolFrom(op, ref));
+  if (!tables)
     return op->emitOpError("'") << name.getValue() << "' names " << ref
                                 << ", which is not a sopt.pattern_tables op";
+  if (!attention)
+    return success();
+  // The launch reads the row plan, made for a pattern of this many rows.
+  auto pattern = cast<RankedTensorType>(cast<SparseAttentionOp>(op).getPattern().getType());
+  if (!tables.getSplitRows())
+    return op->emitOpError("'") << name.getValue() << "' names " << ref
+                                << ", which holds no row plan ('split_rows')";
+  if (int64_t(tables.getRows()) != pattern.getDimSize(0))
+    return op->emitOpError("'") << name.getValue() << "' names " << ref << ", planned for "
+                                << tables.getRows() << " rows, but the pattern has "
+                                << pattern.getDimSize(0);
   return success();
 }

@@ -6,6 +6,7 @@
 #include "CudaSyntax.h"
 #include "FusionKernel.h"
 #include "GemmLaunch.h"
+#include "SparseAttentionLaunch.h"
 #include "SparseLaunch.h"
 #include "HostFunction.h"
 #include "StoredEntriesFunctor.h"
@@ -198,8 +199,13 @@ FailureOr<CudaEmitResult> mlir::sopt::emitCuda(ModuleOp module,
                                          ": " + cuda::describeAttentionLaunch(attention));
         return WalkResult::advance();
       }
-      if (isa<SparseAttentionOp>(op))
+      if (auto attention = dyn_cast<SparseAttentionOp>(op)) {
         usesSparseAttention = true;
+        result.kernelSummaries.push_back(
+            (fn.getName() + "_sparse_attention" + Twine(index++)).str() + ": " +
+            cuda::describeSparseAttention(attention));
+        return WalkResult::advance();
+      }
       if (isa<SpmmOp, SddmmOp>(op)) {
         auto spmm = dyn_cast<SpmmOp>(op);
         Attribute schedule = spmm ? Attribute(spmm.getScheduleAttr())

@@ -639,14 +639,10 @@ LogicalResult HostWriter::emitOp(Operation *op) {
         if (!csr.count(attention.getPattern()))
           return attention.emitOpError("takes its pattern from a CSR function argument "
                                        "or SDDMM result only");
-        FailureOr<std::string> text = cuda::emitSparseAttentionLaunch(
+        return emitSparseText(cuda::emitSparseAttentionLaunch(
             attention, csr.lookup(attention.getPattern()), pointer.lookup(attention.getQuery()),
             pointer.lookup(attention.getKey()), pointer.lookup(attention.getValue()),
-            destination(attention.getResult()));
-        if (failed(text))
-          return failure();
-        body += *text;
-        return success();
+            destination(attention.getResult()), fn.getName().str() + std::to_string(counter++)));
       })
       .Case([&](SpmvOp spmv) -> LogicalResult {
         if (spmv->hasAttr(attr::kPreparedSpmv) && csr.count(spmv.getMatrix()))

@@ -92,14 +92,11 @@ bool hasPreparedTranspose(SpmmOp op) {
   return known.known() && known.tables.getTransposePositions().has_value();
 }
 
-/// A table prepared from a pattern at compile time: `values` as a static
-/// array (`comment` above it), copied to each device on its first call there
-/// (a sopt::DeviceTable of the generated file's own), and a guard that the caller passes a pattern of the
-/// table's `nnz` (`what` names the table in that guard's comment). Returns
-/// the device pointer's name.
-std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
-                             ArrayRef<int32_t> values, int64_t nnz,
-                             const CsrExpressions &csr, SparseLaunchText &text) {
+} // namespace
+
+std::string cuda::emitPatternTable(StringRef name, StringRef comment, StringRef what,
+                                   ArrayRef<int32_t> values, int64_t nnz,
+                                   const CsrExpressions &csr, SparseLaunchText &text) {
   std::string table;
   llvm::raw_string_ostream os(table);
   os << comment << "\nstatic const int32_t " << name << "_host[] = {";
@@ -118,6 +115,8 @@ std::string emitPatternTable(StringRef name, StringRef comment, StringRef what,
       name, nnz, csr.nnz, what);
   return name.str();
 }
+
+namespace {
 
 /// The row order of the schedule as `statics` + the expression of the device
 /// pointer (nullptr for rows in order), and a guard that the caller passes

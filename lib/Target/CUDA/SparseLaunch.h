@@ -44,6 +44,15 @@ struct SparseLaunchText {
   std::string body;
 };
 
+/// A table prepared from a pattern at compile time: `values` as a static
+/// array (`comment` above it), copied to each device on its first call there
+/// (a sopt::DeviceTable of the generated file's own), and a guard that the
+/// caller passes a pattern of the table's `nnz` (`what` names the table in
+/// that guard's comment). Returns the device pointer's name.
+std::string emitPatternTable(llvm::StringRef name, llvm::StringRef comment,
+                             llvm::StringRef what, llvm::ArrayRef<int32_t> values,
+                             int64_t nnz, const CsrExpressions &csr, SparseLaunchText &text);
+
 /// The launch of `op`'s scheduled SpMM, C = epilogue(A · B). `epilogue` is a
 /// C++ expression constructing the epilogue functor, or empty for none;
 /// `summary` describes the epilogue for the comment above the launch.

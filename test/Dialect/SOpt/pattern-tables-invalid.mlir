@@ -56,3 +56,63 @@ func.func private @launch_rhs() attributes {launch = #sopt.sparse_launch<rhs_wor
 
 // expected-error @+1 {{warps_per_block must be 0 to 32, got 64}}
 func.func private @launch_warps() attributes {launch = #sopt.sparse_launch<warps_per_block = 64>}
+
+// -----
+
+// A sparse attention's row plan.
+// expected-error @+1 {{needs 'split_length' with 'split_rows' and only then}}
+sopt.pattern_tables @plan_length of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, split_rows = dense<[1]> : tensor<1xi32>}
+
+// -----
+
+// expected-error @+1 {{needs 'split_rows' with 'unsplit_rows'}}
+sopt.pattern_tables @plan_unsplit of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, unsplit_rows = dense<[0, 1, 2, 3]> : tensor<4xi32>}
+
+// -----
+
+// expected-error @+1 {{splits rows but lists no 'unsplit_rows' for the others}}
+sopt.pattern_tables @plan_others of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, split_length = 1 : i64, split_rows = dense<[1]> : tensor<1xi32>}
+
+// -----
+
+// expected-error @+1 {{plans 1 split and 2 unsplit rows, but the pattern has 4}}
+sopt.pattern_tables @plan_count of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, split_length = 1 : i64, split_rows = dense<[1]> : tensor<1xi32>, unsplit_rows = dense<[0, 2]> : tensor<2xi32>}
+
+// -----
+
+// expected-error @+1 {{plans row 4, outside the pattern's 4}}
+sopt.pattern_tables @plan_range of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, split_length = 1 : i64, split_rows = dense<[4]> : tensor<1xi32>, unsplit_rows = dense<[0, 1, 2]> : tensor<3xi32>}
+
+// -----
+
+// expected-error @+1 {{plans row 1 twice}}
+sopt.pattern_tables @plan_twice of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, split_length = 1 : i64, split_rows = dense<[1]> : tensor<1xi32>, unsplit_rows = dense<[0, 1, 2]> : tensor<3xi32>}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+sopt.pattern_tables @no_plan of "s.smtx" {rows = 4 : i64, cols = 4 : i64, nnz = 6 : i64, row_order = dense<[0, 1, 2, 3]> : tensor<4xi32>}
+func.func @attention_no_plan(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>, %s: tensor<4x4xf32, #CSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.pattern_tables' names @no_plan, which holds no row plan ('split_rows')}}
+  %o = sopt.sparse_attention %q, %k, %v, %s scale = 0.5 {sopt.pattern_tables = @no_plan} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x4xf32, #CSR> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+sopt.pattern_tables @other_rows of "s.smtx" {rows = 5 : i64, cols = 4 : i64, nnz = 6 : i64, split_length = 64 : i64, split_rows = dense<> : tensor<0xi32>}
+func.func @attention_rows(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>, %s: tensor<4x4xf32, #CSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.pattern_tables' names @other_rows, planned for 5 rows, but the pattern has 4}}
+  %o = sopt.sparse_attention %q, %k, %v, %s scale = 0.5 {sopt.pattern_tables = @other_rows} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x4xf32, #CSR> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}
+
+// -----
+
+#CSR = #sparse_tensor.encoding<{ map = (i, j) -> (i : dense, j : compressed), posWidth = 32, crdWidth = 32 }>
+func.func @attention_launch(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>, %s: tensor<4x4xf32, #CSR>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'sopt.launch' is for a sopt.spmm or sopt.sddmm}}
+  %o = sopt.sparse_attention %q, %k, %v, %s scale = 0.5 {sopt.launch = #sopt.sparse_launch<>} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x4xf32, #CSR> -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
+}

@@ -1,18 +1,23 @@
 // The CUDA sparse-opt emits for sparse attention graphs
 // (Inputs/sparse_attention_graph.mlir) against a float64 reference: the
 // SDDMM -> scale -> stored-entries softmax -> SpMM chain in f32 on a pattern
-// with empty rows and a full (hub) row, then with no entries at all; and
-// sopt.sparse_attention over 2 x 4 heads in bf16. Pattern values multiply
-// the scores (the SDDMM's semantics); a row without entries gives 0.
-// Outputs are NaN-poisoned first.
+// with empty rows and a full (hub) row, then with no entries at all;
+// sopt.sparse_attention over 2 x 4 heads in bf16; and over 3 heads of f32
+// on a pattern known at compile time (Inputs/hub_rows.smtx, read here too),
+// whose hub rows the compiled plan splits across blocks: twice (the plan's
+// tables are uploaded on the first call), and with another nnz, which the
+// guard refuses. Pattern values multiply the scores (the SDDMM's
+// semantics); a row without entries gives 0. Outputs are NaN-poisoned
+// first.
 //
 // REQUIRES: cuda-gpu
-// RUN: %gpu_bin/sparse_attention_graph | FileCheck %s
+// RUN: %gpu_bin/sparse_attention_graph %S/Inputs/hub_rows.smtx | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
 #include "sparse_attention_graph.h"
+#include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
 #include <cmath>
 #include <string>
@@ -38,6 +43,16 @@ template <typename T> struct Pattern {
           exact.push_back(toDouble(values.back()));
         }
       positions.push_back(int32_t(coordinates.size()));
+    }
+  }
+  /// The pattern of `file`, with fresh values.
+  explicit Pattern(const sopt_csr &file)
+      : positions(file.positions, file.positions + file.rows + 1),
+        coordinates(file.coordinates, file.coordinates + file.nnz) {
+    std::uniform_real_distribution<double> v(0.5, 1.5);
+    for (int64_t e = 0; e < file.nnz; ++e) {
+      values.push_back(fromDouble<T>(v(rng())));
+      exact.push_back(toDouble(values.back()));
     }
   }
 };
@@ -126,12 +141,64 @@ void headsBf16(Report &report) {
   cudaFree(values);
 }
 
+/// @hubs_f32 on the pattern it was compiled for (`file`).
+void hubsF32(Report &report, const sopt_csr &file) {
+  const int heads = 3, rows = 517, cols = 389, d = 64, dv = 32;
+  if (file.rows != rows || file.cols != cols) {
+    std::printf("hubs_f32: the pattern file is %lldx%lld, not %dx%d FAIL\n",
+                (long long)file.rows, (long long)file.cols, rows, cols);
+    ++report.failures;
+    return;
+  }
+  Pattern<float> s(file);
+  Tensor<float> q(size_t(heads) * rows * d), k(size_t(heads) * cols * d),
+      v(size_t(heads) * cols * dv), out(size_t(heads) * rows * dv);
+  q.randomize();
+  k.randomize();
+  v.randomize();
+  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
+  float *values = upload(s.values);
+  const int64_t nnz = int64_t(s.values.size());
+  const std::vector<double> expected =
+      reference(s, q, k, v, heads, rows, cols, d, dv, 0.125);
+  // The first call uploads the plan, the second finds it on the device.
+  for (const char *call : {"first", "second"}) {
+    out.poison();
+    launch(hubs_f32, q.device, k.device, v.device, positions, coordinates, values, nnz,
+           out.device);
+    out.download();
+    report.check(std::string("hubs_f32 3 heads 517x389 hub rows, ") + call + " call",
+                 relativeError(out.values, expected), 1e-5);
+  }
+  // The plan belongs to the compiled pattern: another nnz is refused.
+  const cudaError_t refused = hubs_f32(q.device, k.device, v.device, positions, coordinates,
+                                       values, nnz - 1, out.device, cudaStream_t(0));
+  std::printf("hubs_f32 with nnz %lld: %s %s\n", (long long)(nnz - 1),
+              cudaGetErrorName(refused), refused == cudaErrorInvalidValue ? "PASS" : "FAIL");
+  report.failures += refused != cudaErrorInvalidValue;
+  cudaFree(positions);
+  cudaFree(coordinates);
+  cudaFree(values);
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <Inputs/hub_rows.smtx>\n", argv[0]);
+    return 2;
+  }
+  sopt_csr file{};
+  char error[512];
+  if (sopt_csr_read(argv[1], &file, error, sizeof error)) {
+    std::fprintf(stderr, "%s\n", error);
+    return 2;
+  }
   Report report;
   chainF32(report, 0.05);
   chainF32(report, 0.0); // nnz = 0: every output 0
   headsBf16(report);
+  hubsF32(report, file);
+  sopt_csr_free(&file);
   return report.exitCode();
 }

@@ -21,8 +21,8 @@
 namespace mlir::sopt {
 
 namespace attr {
-/// On a scheduled sopt.spmm or sopt.sddmm: the sopt.pattern_tables op
-/// (a flat symbol reference) prepared for it.
+/// On a scheduled sopt.spmm or sopt.sddmm, or a sopt.sparse_attention: the
+/// sopt.pattern_tables op (a flat symbol reference) prepared for it.
 inline constexpr llvm::StringLiteral kPatternTables = "sopt.pattern_tables";
 /// On a scheduled sopt.spmm or sopt.sddmm: its #sopt.sparse_launch.
 inline constexpr llvm::StringLiteral kSparseLaunch = "sopt.launch";
