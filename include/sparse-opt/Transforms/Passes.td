@@ -415,7 +415,9 @@ def ScheduleGemm : Pass<"sopt-schedule-gemm"> {
     batched product share one grid, so their tiles count together. A
     schedule set by hand is kept. Products the kernel does not take keep
     none and go to cuBLAS: f16/bf16, an empty result or `K = 0` (a fill),
-    sizes past 2^31 - 1.
+    sizes past 2^31 - 1. In `sopt-pipeline` the pass runs only under its
+    `gemm-kernel` option (`sparse-opt --gemm-kernel`): cuBLAS is the default
+    while it is the faster of the two.
 
     Before:
 
