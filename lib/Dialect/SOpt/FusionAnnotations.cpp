@@ -22,7 +22,8 @@ namespace {
 
 LogicalResult verifyNonNegativeInteger(Operation *op, NamedAttribute named) {
   auto value = dyn_cast<IntegerAttr>(named.getValue());
-  if (!value || value.getValue().isNegative())
+  // Read back as int64_t: wider values would not fit.
+  if (!value || value.getValue().isNegative() || value.getValue().getActiveBits() > 63)
     return op->emitOpError() << "expects '" << named.getName().getValue()
                              << "' to be a non-negative integer";
   return success();
@@ -81,7 +82,9 @@ LogicalResult MappingAttr::verify(function_ref<InFlightDiagnostic()> emitError, 
   if (threadsPerBlock < 1 || threadsPerBlock > kMaxThreads)
     return emitError() << "#sopt.mapping has threads_per_block = " << threadsPerBlock
                        << "; CUDA launches 1 to " << kMaxThreads;
-  if (threadsPerRow < 1 || rowsPerBlock < 1 || threadsPerRow * rowsPerBlock != threadsPerBlock)
+  // Each bounded before the product, which would overflow otherwise.
+  if (threadsPerRow < 1 || rowsPerBlock < 1 || threadsPerRow > kMaxThreads ||
+      rowsPerBlock > kMaxThreads || threadsPerRow * rowsPerBlock != threadsPerBlock)
     return emitError() << "#sopt.mapping has threads_per_row = " << threadsPerRow
                        << " and rows_per_block = " << rowsPerBlock
                        << "; both must be positive, their product threads_per_block ("
@@ -146,8 +149,16 @@ LogicalResult sopt::verifyFusionAnnotation(Operation *op, NamedAttribute named) 
   if (name == attr::kArgSharedSlot)
     return verifyPerInput(op, named, isSharedSlot);
   if (name == attr::kSharedBytes || name == attr::kGridBarriers ||
-      name == attr::kResidentBlocks || name == attr::kSparseEpilogue)
-    return failure(failed(verifyOnFusion(op, named)) ||
-                   failed(verifyNonNegativeInteger(op, named)));
+      name == attr::kResidentBlocks || name == attr::kSparseEpilogue) {
+    if (failed(verifyOnFusion(op, named)) || failed(verifyNonNegativeInteger(op, named)))
+      return failure();
+    // The input that receives the sparse or GEMM product's accumulator.
+    if (name == attr::kSparseEpilogue &&
+        cast<IntegerAttr>(value).getInt() >= int64_t(cast<FusionOp>(op).getInputs().size()))
+      return op->emitOpError() << "has 'sopt.sparse_epilogue' = " << cast<IntegerAttr>(value).getInt()
+                               << ", but only " << cast<FusionOp>(op).getInputs().size()
+                               << " inputs";
+    return success();
+  }
   return success();
 }

@@ -113,3 +113,37 @@ func.func @mapping_vector_width(%x: tensor<4x8xf32>) -> tensor<4xf32> {
   %r = sopt.reduce sum %x dims = [1] {sopt.mapping = #sopt.mapping<kind = warp_rows, rows = 4, cols = 8, threads_per_block = 32, threads_per_row = 32, rows_per_block = 1, blocks_per_row = 1, vector_width = 3, grid = 4>} : tensor<4x8xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Fields large enough that their product overflows are refused one by one.
+func.func @mapping_huge_threads_per_row(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{#sopt.mapping has threads_per_row = 4294967296 and rows_per_block = 4294967296; both must be positive, their product threads_per_block (64)}}
+  %r = sopt.reduce sum %x dims = [1] {sopt.mapping = #sopt.mapping<kind = subwarp_rows, rows = 4, cols = 8, threads_per_block = 64, threads_per_row = 4294967296, rows_per_block = 4294967296, blocks_per_row = 1, vector_width = 4, grid = 1>} : tensor<4x8xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// The epilogue's accumulator must be one of the region's inputs.
+func.func @sparse_epilogue_input(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'sopt.fusion' op has 'sopt.sparse_epilogue' = 1, but only 1 inputs}}
+  %f = sopt.fusion ins(%x : tensor<4xf32>) attributes {sopt.sparse_epilogue = 1 : i64} -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %e = sopt.exp %a : tensor<4xf32>
+    sopt.yield %e : tensor<4xf32>
+  }
+  return %f : tensor<4xf32>
+}
+
+// -----
+
+func.func @smem_bytes_too_wide(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'sopt.fusion' op expects 'sopt.smem_bytes' to be a non-negative integer}}
+  %f = sopt.fusion ins(%x : tensor<4xf32>) attributes {sopt.smem_bytes = 18446744073709551616 : i128} -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %e = sopt.exp %a : tensor<4xf32>
+    sopt.yield %e : tensor<4xf32>
+  }
+  return %f : tensor<4xf32>
+}
