@@ -168,15 +168,19 @@ MappingAttr rowMapping(int64_t rows, int64_t cols, const FusionGroup &group,
 
 } // namespace
 
+std::pair<int64_t, int64_t> sopt::mappedExtents(const FusionGroup &group) {
+  int64_t reduced = 1, parallel = 1;
+  for (auto [d, extent] : llvm::enumerate(group.domain))
+    (llvm::is_contained(group.reducedDims, int64_t(d)) ? reduced : parallel) *= extent;
+  return {parallel, reduced};
+}
+
 MappingAttr sopt::chooseMapping(const FusionGroup &group,
                                 const GpuTarget &target, MLIRContext *ctx) {
   if (!group.hasBackbone())
     return elementwiseMapping(group, target, ctx);
   int64_t rank = group.domain.size();
-  int64_t reduced = 1, parallel = 1;
-  for (int64_t d = 0; d < rank; ++d)
-    (llvm::is_contained(group.reducedDims, d) ? reduced : parallel) *=
-        group.domain[d];
+  auto [parallel, reduced] = mappedExtents(group);
   if (isLeading(group.reducedDims) && !isTrailing(group.reducedDims, rank))
     return columnMapping(parallel, reduced, target, ctx);
   // Trailing reduced dims give contiguous rows; other layouts are walked as

@@ -16,6 +16,11 @@
 
 namespace mlir::sopt {
 
+/// The group's iteration space as rows x cols, the extents a mapping covers:
+/// the product of its parallel dimensions and of its reduced ones (1 for an
+/// elementwise group).
+std::pair<int64_t, int64_t> mappedExtents(const FusionGroup &group);
+
 /// Picks the thread mapping of `group` on `target`.
 MappingAttr chooseMapping(const FusionGroup &group, const GpuTarget &target,
                           MLIRContext *context);

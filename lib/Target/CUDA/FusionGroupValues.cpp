@@ -10,6 +10,7 @@
 #include "FusionGroupWriter.h"
 
 #include "sparse-opt/Analysis/IndexMaps.h"
+#include "sparse-opt/Analysis/ThreadMapping.h"
 #include "sparse-opt/Dialect/SOpt/FusionAnnotations.h"
 
 using namespace mlir;
@@ -19,9 +20,7 @@ using namespace mlir::sopt::cuda;
 LogicalResult GroupWriter::checkSupported() {
   // The kernel walks exactly the mapping's rows x cols: they must be the
   // group's parallel and reduced extents.
-  int64_t parallel = 1, reduced = 1;
-  for (auto [d, extent] : llvm::enumerate(group.domain))
-    (llvm::is_contained(group.reducedDims, int64_t(d)) ? reduced : parallel) *= extent;
+  auto [parallel, reduced] = mappedExtents(group);
   if (mapping.getRows() != parallel || mapping.getCols() != reduced)
     return group.ops.front()->emitOpError()
            << "has a thread mapping over " << mapping.getRows() << " x " << mapping.getCols()

@@ -80,6 +80,10 @@ private:
   LogicalResult emitMatmul(MatmulOp op);
   LogicalResult emitConstant(ConstantOp op);
   LogicalResult emitSparseProduct(Operation *op, Value sparse, Value dense);
+  /// A product with an empty result (nothing to write) or summing over
+  /// k = 0 (zeros): written here without a library call, which would refuse
+  /// the sizes. Returns whether it was one.
+  bool emitDegenerateProduct(Operation *op, bool emptyResult, bool emptySum);
   LogicalResult emitPreparedSpmv(SpmvOp spmv);
   LogicalResult emitScheduledSpmm(SpmmOp op);
   /// The fusion region marked as `op`'s epilogue: its functor expression,
@@ -210,18 +214,9 @@ LogicalResult HostWriter::emitMatmul(MatmulOp op) {
     }
     return success();
   }
+  if (emitDegenerateProduct(op, m == 0 || n == 0 || batch == 0, k == 0))
+    return success();
   std::string c = destination(op.getResult());
-  if (m == 0 || n == 0 || batch == 0) {
-    body += "    // sopt.matmul: an empty result, nothing to compute\n";
-    return success();
-  }
-  if (k == 0) {
-    // Every output is a sum over nothing; cuBLAS would reject k = 0.
-    body += llvm::formatv("    // sopt.matmul with k = 0: the product is zero\n"
-                          "    SOPT_TRY(cudaMemsetAsync({0}, 0, {1}, stream));\n",
-                          c, bytesOf(result));
-    return success();
-  }
   // cuBLAS's classic API takes sizes, leading dimensions and the batch
   // count as int; legal tensors beyond that take its _64 API.
   constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
@@ -292,17 +287,8 @@ LogicalResult HostWriter::emitSparseProduct(Operation *op, Value sparse,
   std::string out = destination(op->getResult(0));
   std::string in = pointer.lookup(dense);
   std::string opName = op->getName().getStringRef().str();
-  // cuSPARSE refuses zero-sized descriptors; the result needs no call.
-  if (m == 0 || n == 0) {
-    body += "    // " + opName + ": an empty result, nothing to compute\n";
+  if (emitDegenerateProduct(op, m == 0 || n == 0, k == 0))
     return success();
-  }
-  if (k == 0) {
-    body += llvm::formatv("    // {0} with k = 0: the product is zero\n"
-                          "    SOPT_TRY(cudaMemsetAsync({1}, 0, {2}, stream));\n",
-                          opName, out, bytesOf(tensorType(op->getResult(0))));
-    return success();
-  }
   body += "    {\n      // " + opName +
           " through cuSPARSE (default algorithm, f32 accumulation)\n";
   body += llvm::formatv(
@@ -508,6 +494,23 @@ LogicalResult HostWriter::emitSddmm(SddmmOp op) {
     return failure();
   csr[stored] = result;
   return success();
+}
+
+bool HostWriter::emitDegenerateProduct(Operation *op, bool emptyResult, bool emptySum) {
+  std::string opName = op->getName().getStringRef().str();
+  // The result has its buffer even when nothing is written to it: a return
+  // of it copies from there.
+  std::string out = destination(op->getResult(0));
+  if (emptyResult) {
+    body += "    // " + opName + ": an empty result, nothing to compute\n";
+    return true;
+  }
+  if (!emptySum)
+    return false;
+  body += llvm::formatv("    // {0} with k = 0: the product is zero\n"
+                        "    SOPT_TRY(cudaMemsetAsync({1}, 0, {2}, stream));\n",
+                        opName, out, bytesOf(tensorType(op->getResult(0))));
+  return true;
 }
 
 LogicalResult HostWriter::emitConstant(ConstantOp op) {

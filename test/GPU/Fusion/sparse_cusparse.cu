@@ -33,12 +33,6 @@ struct Csr {
   }
 };
 
-template <typename T> T *upload(const std::vector<T> &host) {
-  T *device = nullptr;
-  CHECK_CUDA(cudaMalloc(&device, std::max<size_t>(host.size(), 1) * sizeof(T)));
-  CHECK_CUDA(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
 } // namespace
 
 int main() {
@@ -49,8 +43,8 @@ int main() {
     if (density == 0.0) // nnz = 0: no rows at all, only the bias survives
       w = Csr(m, 0, 0.0), w.positions.assign(m + 1, 0);
     std::vector<float> values(w.values.begin(), w.values.end());
-    int32_t *positions = upload(w.positions), *coordinates = upload(w.coordinates);
-    float *vals = upload(values);
+    int32_t *positions = uploadVector(w.positions), *coordinates = uploadVector(w.coordinates);
+    float *vals = uploadVector(values);
     Tensor<float> x(size_t(k) * n), b(m), y(size_t(m) * n);
     x.randomize(-1, 1);
     b.randomize(-0.5, 0.5);
@@ -78,8 +72,8 @@ int main() {
     const int m = 777, k = 1234;
     Csr a(m, k, 0.05);
     std::vector<float> values(a.values.begin(), a.values.end());
-    int32_t *positions = upload(a.positions), *coordinates = upload(a.coordinates);
-    float *vals = upload(values);
+    int32_t *positions = uploadVector(a.positions), *coordinates = uploadVector(a.coordinates);
+    float *vals = uploadVector(values);
     Tensor<float> x(k), y(m);
     x.randomize(-1, 1);
     y.poison();

@@ -16,6 +16,7 @@
 // CHECK: PASSED: 0 failure(s)
 
 #include "Harness.h"
+#include "SparseCases.h"
 #include "sparse_attention_graph.h"
 #include "sparse-opt/Runtime/Pattern/SparseIO.h"
 
@@ -27,42 +28,36 @@ using namespace harness;
 
 namespace {
 
-/// A CSR pattern of rows x cols: every 7th row empty, row 3 full, the others
-/// about `density` full; values (which scale the scores) in [0.5, 1.5).
+/// A CSR pattern with values (which scale the scores) in [0.5, 1.5).
 template <typename T> struct Pattern {
-  std::vector<int32_t> positions{0}, coordinates;
+  std::vector<int32_t> positions, coordinates;
   std::vector<T> values;
   std::vector<double> exact; // the values as stored, widened
-  Pattern(int rows, int cols, double density) {
-    std::uniform_real_distribution<double> u(0, 1), v(0.5, 1.5);
-    for (int r = 0; r < rows; ++r) {
-      for (int c = 0; c < cols; ++c)
-        if (density > 0 && r % 7 != 6 && (r == 3 || u(rng()) < density)) {
-          coordinates.push_back(c);
-          values.push_back(fromDouble<T>(v(rng())));
-          exact.push_back(toDouble(values.back()));
-        }
-      positions.push_back(int32_t(coordinates.size()));
-    }
-  }
-  /// The pattern of `file`, with fresh values.
-  explicit Pattern(const sopt_csr &file)
-      : positions(file.positions, file.positions + file.rows + 1),
-        coordinates(file.coordinates, file.coordinates + file.nnz) {
+  Pattern(std::vector<int32_t> positionsIn, std::vector<int32_t> coordinatesIn)
+      : positions(std::move(positionsIn)), coordinates(std::move(coordinatesIn)) {
     std::uniform_real_distribution<double> v(0.5, 1.5);
-    for (int64_t e = 0; e < file.nnz; ++e) {
+    for (size_t e = 0; e < coordinates.size(); ++e) {
       values.push_back(fromDouble<T>(v(rng())));
       exact.push_back(toDouble(values.back()));
     }
   }
-};
+  /// rows x cols: every 7th row empty, row 3 full, the others about
+  /// `density` full (none at density 0).
+  Pattern(int rows, int cols, double density)
+      : Pattern(random(rows, cols, density)) {}
+  /// The pattern of `file`.
+  explicit Pattern(const sopt_csr &file)
+      : Pattern({file.positions, file.positions + file.rows + 1},
+                {file.coordinates, file.coordinates + file.nnz}) {}
 
-template <typename T> T *upload(const std::vector<T> &host) {
-  T *device = nullptr;
-  CHECK_CUDA(cudaMalloc(&device, std::max<size_t>(host.size(), 1) * sizeof(T)));
-  CHECK_CUDA(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return device;
-}
+private:
+  explicit Pattern(harness::Pattern p) : Pattern(std::move(p.positions), std::move(p.coordinates)) {}
+  static harness::Pattern random(int rows, int cols, double density) {
+    return randomPattern("", rows, cols, [&](int64_t r) {
+      return density == 0 || r % 7 == 6 ? 0.0 : r == 3 ? 1.0 : density;
+    });
+  }
+};
 
 /// out[h] = softmax over row r's entries of scale * value * q_r·k_c, times V.
 template <typename T>
@@ -105,8 +100,8 @@ void chainF32(Report &report, double density) {
   k.randomize();
   v.randomize();
   out.poison();
-  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
-  float *values = upload(s.values);
+  int32_t *positions = uploadVector(s.positions), *coordinates = uploadVector(s.coordinates);
+  float *values = uploadVector(s.values);
   launch(chain_f32, q.device, k.device, positions, coordinates, values,
          int64_t(s.values.size()), v.device, out.device);
   out.download();
@@ -127,8 +122,8 @@ void headsBf16(Report &report) {
   k.randomize();
   v.randomize();
   out.poison();
-  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
-  __nv_bfloat16 *values = upload(s.values);
+  int32_t *positions = uploadVector(s.positions), *coordinates = uploadVector(s.coordinates);
+  __nv_bfloat16 *values = uploadVector(s.values);
   launch(heads_bf16, q.device, k.device, v.device, positions, coordinates, values,
          int64_t(s.values.size()), out.device);
   out.download();
@@ -156,8 +151,8 @@ void hubsF32(Report &report, const sopt_csr &file) {
   q.randomize();
   k.randomize();
   v.randomize();
-  int32_t *positions = upload(s.positions), *coordinates = upload(s.coordinates);
-  float *values = upload(s.values);
+  int32_t *positions = uploadVector(s.positions), *coordinates = uploadVector(s.coordinates);
+  float *values = uploadVector(s.values);
   const int64_t nnz = int64_t(s.values.size());
   const std::vector<double> expected =
       reference(s, q, k, v, heads, rows, cols, d, dv, 0.125);

@@ -243,6 +243,15 @@ bool capturedCallEqualsEager(const std::string &name, Tensor<T> &out, Call call)
   return ok;
 }
 
+/// `host` copied to a new device allocation (at least one element, so that
+/// an empty vector still gives a valid pointer); the caller frees it.
+template <typename T> T *uploadVector(const std::vector<T> &host) {
+  T *device = nullptr;
+  CHECK_CUDA(cudaMalloc(&device, std::max<size_t>(host.size(), 1) * sizeof(T)));
+  CHECK_CUDA(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return device;
+}
+
 /// Runs a generated host function and waits for it.
 template <typename Fn, typename... Args> void launch(Fn fn, Args... args) {
   CHECK_CUDA(fn(args..., cudaStream_t(0)));
